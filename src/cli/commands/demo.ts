@@ -1,0 +1,13 @@
+/** `tarang demo`: what `npm start` runs. */
+import type { Command } from 'commander';
+import { ABOUT } from '../program.js';
+
+export function register(program: Command): void {
+  program
+    .command('demo')
+    .description('introduce tarang and list its commands (npm start)')
+    .action(() => {
+      process.stdout.write(`${ABOUT}\n\n`);
+      program.outputHelp();
+    });
+}

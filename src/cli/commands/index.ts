@@ -1,0 +1,10 @@
+/**
+ * Every subcommand, registered in the order `tarang --help` lists them. One line per command
+ * file; each file exports `register(program)`.
+ */
+import type { Command } from 'commander';
+import { register as demo } from './demo.js';
+
+export function registerCommands(program: Command): void {
+  demo(program);
+}

@@ -1,0 +1,219 @@
+/**
+ * The Event union: everything that happens in tarang travels on the bus as one of these.
+ * Events are immutable (readonly, never mutated after publish), carry `ts` (event time, epoch ms,
+ * from the Clock or the venue) and are discriminated on `type`. Prices are integer paise.
+ */
+import type { OrderStatus, OrderType, Product, Side, Validity } from './enums.js';
+import type { Intent } from './intents.js';
+import type { Paise } from './money.js';
+import type { Interval } from './candles.js';
+
+export const EventType = {
+  TICK: 'tick',
+  CANDLE: 'candle',
+  ORDER: 'order',
+  FILL: 'fill',
+  POSITION: 'position',
+  INTENT: 'intent',
+  DENIED: 'denied',
+  LIFECYCLE: 'lifecycle',
+  ALERT: 'alert',
+} as const;
+export type EventType = (typeof EventType)[keyof typeof EventType];
+
+/** A market data update for one instrument (ltp mode fills only `ltp`). */
+export interface TickEvent {
+  readonly type: 'tick';
+  readonly ts: number;
+  /** Scrip code, e.g. `NSE_2885` (see instruments.ts). */
+  readonly instrument: string;
+  readonly ltp: Paise;
+  /** Cumulative day volume, when the feed gives it. */
+  readonly volume?: number;
+  readonly bid?: Paise;
+  readonly ask?: Paise;
+  readonly bidQty?: number;
+  readonly askQty?: number;
+  readonly open?: Paise;
+  readonly high?: Paise;
+  readonly low?: Paise;
+  /** Previous close. */
+  readonly close?: Paise;
+  readonly oi?: number;
+  /** Last trade time, epoch ms. */
+  readonly ltt?: number;
+}
+
+/**
+ * A completed candle. `start` is the bucket's open time (spec 4.2: covers [start, start+interval));
+ * `ts` is when it became known, i.e. its close: a strategy never sees a candle before `ts`.
+ */
+export interface CandleEvent {
+  readonly type: 'candle';
+  readonly ts: number;
+  readonly instrument: string;
+  readonly interval: Interval;
+  readonly start: number;
+  readonly open: Paise;
+  readonly high: Paise;
+  readonly low: Paise;
+  readonly close: Paise;
+  readonly volume: number;
+  readonly oi?: number;
+}
+
+/** One true state of an order, as the order state machine knows it after merging every source. */
+export interface OrderSnapshot {
+  /** Our client tag (the intent id), carried in `remarks`. */
+  readonly tag: string;
+  readonly strategyId: string;
+  /** Broker order id, once known. */
+  readonly orderId?: string;
+  readonly instrument: string;
+  readonly side: Side;
+  readonly qty: number;
+  readonly orderType: OrderType;
+  readonly product: Product;
+  readonly validity: Validity;
+  readonly limitPrice?: Paise;
+  readonly triggerPrice?: Paise;
+  readonly status: OrderStatus;
+  /** The broker's own status text, for display and diagnosis. */
+  readonly venueStatus?: string;
+  readonly filledQty: number;
+  /** Sum of fill qty x price, paise: the exact average is filledValue / filledQty. */
+  readonly filledValue: Paise;
+  /** Modifications accepted so far (the broker caps them at 25, spec 4.6). */
+  readonly modifications: number;
+  /** Rejection or cancellation reason (`extra_info`). */
+  readonly reason?: string;
+  /** For smart-order legs: the parent's tag and which leg this is. */
+  readonly parentTag?: string;
+  readonly leg?: 'entry' | 'stopLoss' | 'target';
+}
+
+export interface OrderEvent {
+  readonly type: 'order';
+  readonly ts: number;
+  readonly order: OrderSnapshot;
+}
+
+export interface FillEvent {
+  readonly type: 'fill';
+  readonly ts: number;
+  /** Unique per venue fill: duplicates are dropped by this id. */
+  readonly fillId: string;
+  readonly tag: string;
+  readonly strategyId: string;
+  readonly orderId?: string;
+  readonly instrument: string;
+  readonly side: Side;
+  readonly qty: number;
+  readonly price: Paise;
+  readonly product: Product;
+  /** Charges attributed to this fill, paise (0 when not modelled). */
+  readonly charges?: Paise;
+}
+
+export interface PositionEvent {
+  readonly type: 'position';
+  readonly ts: number;
+  readonly instrument: string;
+  readonly product: Product;
+  /** Signed: positive long, negative short. */
+  readonly netQty: number;
+  /** Cost of the open quantity, paise (exact average = openValue / |netQty|). */
+  readonly openValue: Paise;
+  readonly realizedPnl: Paise;
+  /** At the last known price, paise; absent when no price is known. */
+  readonly unrealizedPnl?: Paise;
+  /** When set, the position belongs to one strategy; absent for the account-wide view. */
+  readonly strategyId?: string;
+}
+
+export interface IntentEvent {
+  readonly type: 'intent';
+  readonly ts: number;
+  readonly intent: Intent;
+}
+
+export const DenialCode = {
+  INSUFFICIENT_FUNDS: 'INSUFFICIENT_FUNDS',
+  MODIFICATION_CAP: 'MODIFICATION_CAP',
+  SMART_LEG_BOUND: 'SMART_LEG_BOUND',
+  LOT_SIZE: 'LOT_SIZE',
+  TICK_SIZE: 'TICK_SIZE',
+  CIRCUIT_LIMIT: 'CIRCUIT_LIMIT',
+  MAX_ORDER_VALUE: 'MAX_ORDER_VALUE',
+  MAX_POSITION: 'MAX_POSITION',
+  MAX_OPEN_ORDERS: 'MAX_OPEN_ORDERS',
+  ORDER_RATE: 'ORDER_RATE',
+  DAILY_LOSS: 'DAILY_LOSS',
+  TRADING_STATE: 'TRADING_STATE',
+  UNKNOWN_INSTRUMENT: 'UNKNOWN_INSTRUMENT',
+  UNKNOWN_ORDER: 'UNKNOWN_ORDER',
+  INVALID_INTENT: 'INVALID_INTENT',
+  /** The venue refused it (after risk passed). */
+  VENUE_REJECTED: 'VENUE_REJECTED',
+} as const;
+export type DenialCode = (typeof DenialCode)[keyof typeof DenialCode];
+
+/** An intent that was not carried out, and why. Not an exception: an event (nautilus OrderDenied). */
+export interface DeniedEvent {
+  readonly type: 'denied';
+  readonly ts: number;
+  readonly intent: Intent;
+  readonly code: DenialCode;
+  readonly reason: string;
+}
+
+export const LifecyclePhase = {
+  STARTING: 'starting',
+  STARTED: 'started',
+  STOPPING: 'stopping',
+  STOPPED: 'stopped',
+  CONNECTED: 'connected',
+  DISCONNECTED: 'disconnected',
+  RECONCILED: 'reconciled',
+  TRADING_STATE: 'trading_state',
+  STRATEGY_PAUSED: 'strategy_paused',
+  SESSION_OPEN: 'session_open',
+  SESSION_CLOSE: 'session_close',
+} as const;
+export type LifecyclePhase = (typeof LifecyclePhase)[keyof typeof LifecyclePhase];
+
+export interface LifecycleEvent {
+  readonly type: 'lifecycle';
+  readonly ts: number;
+  readonly phase: LifecyclePhase;
+  /** Which component, e.g. `ws:prices`, `strategy:sma-1`, `engine`. */
+  readonly source: string;
+  readonly detail?: string;
+}
+
+export const AlertLevel = { INFO: 'info', WARN: 'warn', CRITICAL: 'critical' } as const;
+export type AlertLevel = (typeof AlertLevel)[keyof typeof AlertLevel];
+
+/** Something an operator must hear about (kill switch, lockout, long disconnect). */
+export interface AlertEvent {
+  readonly type: 'alert';
+  readonly ts: number;
+  readonly level: AlertLevel;
+  readonly code: string;
+  readonly message: string;
+  readonly context?: Readonly<Record<string, unknown>>;
+}
+
+export type Event =
+  | TickEvent
+  | CandleEvent
+  | OrderEvent
+  | FillEvent
+  | PositionEvent
+  | IntentEvent
+  | DeniedEvent
+  | LifecycleEvent
+  | AlertEvent;
+
+/** The member of the union with the given `type`. */
+export type EventOf<T extends EventType> = Extract<Event, { type: T }>;
