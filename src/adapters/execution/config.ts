@@ -1,0 +1,35 @@
+/**
+ * Execution behaviour, validated with zod. Retry and reconciliation policy is data here.
+ * Defaults:
+ * - reconcileDelaysMs [250, 1000, 3000, 10000]: after a write with no reliable answer, the order
+ *   book is searched for our tag after each delay in turn; never a blind retry. If the tag is still
+ *   absent after the last look, a place is declared not done (REJECTED, reason says so).
+ * - trailMinTicks 2: an emulated trailing stop is only moved when it would move by at least this
+ *   many ticks (each move spends one of the order's 25 modifications).
+ * - fundsRefreshMs 2000: after fills, funds are re-read from the venue at most this often
+ *   (synchronous venues: after every fill).
+ * - fillGapMs 2000: when an order's reported filled quantity runs ahead of the fills received for
+ *   this long, its trades are fetched from the venue; a gap the venue cannot explain becomes a
+ *   synthetic fill at the reported average price (marked `synthetic:` in its fill id).
+ */
+import { z } from 'zod';
+import { ConfigError } from '../../core/errors.js';
+
+export const ExecutionConfigSchema = z
+  .object({
+    reconcileDelaysMs: z.array(z.number().int().nonnegative()).min(1).default([250, 1000, 3000, 10_000]),
+    trailMinTicks: z.number().int().positive().default(2),
+    fundsRefreshMs: z.number().int().nonnegative().default(2000),
+    fillGapMs: z.number().int().nonnegative().default(2000),
+  })
+  .strict();
+
+export type ExecutionConfig = z.output<typeof ExecutionConfigSchema>;
+export type ExecutionConfigInput = z.input<typeof ExecutionConfigSchema>;
+
+export function parseExecutionConfig(input: ExecutionConfigInput | undefined, where = 'execution'): ExecutionConfig {
+  const r = ExecutionConfigSchema.safeParse(input ?? {});
+  if (r.success) return r.data;
+  const issues = r.error.issues.map((i) => `${where}.${i.path.join('.') || '(root)'}: ${i.message}`);
+  throw new ConfigError(`invalid execution config: ${issues.join('; ')}`, { where, issues });
+}
