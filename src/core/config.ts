@@ -1,0 +1,147 @@
+/**
+ * Config files: YAML read with `yaml`, `${ENV}` substituted (secrets stay out of files), validated
+ * with zod. Every problem is reported at once, each line naming the file and the key path:
+ *   config/paper.yaml: risk.maxOrderValue: expected a positive number, got "abc"
+ * Section schemas live with the component they configure (src/risk/config.ts, ...); the daemon
+ * composes them.
+ */
+import { readFileSync } from 'node:fs';
+import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
+import { z } from 'zod';
+import { ConfigError } from './errors.js';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/** Reads and validates a YAML config file. */
+export function loadConfigFile<S extends z.ZodType>(file: string, schema: S, env: Env = process.env): z.output<S> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`${file}: cannot read config file: ${(e as Error).message}`, { file });
+  }
+  return parseConfigText(text, file, schema, env);
+}
+
+/** Parses YAML text as config; `source` names it in errors (usually the file path). */
+export function parseConfigText<S extends z.ZodType>(text: string, source: string, schema: S, env: Env = process.env): z.output<S> {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { prettyErrors: true, lineCounter });
+  if (doc.errors.length > 0) {
+    const lines = doc.errors.map((e) => {
+      const pos = e.linePos?.[0];
+      return `${source}${pos ? `:${pos.line}:${pos.col}` : ''}: ${e.message.split('\n')[0]}`;
+    });
+    throw new ConfigError(lines.join('\n'), { source, problems: lines });
+  }
+  const problems: string[] = [];
+  const envPaths = new Set<string>();
+  const raw: unknown = substituteEnv(doc.toJS() ?? {}, env, [], (path, msg) => {
+    envPaths.add(path);
+    problems.push(`${source}: ${path}: ${msg}`);
+  });
+  const result = schema.safeParse(raw);
+  if (result.success && problems.length === 0) return result.data;
+  for (const issue of result.error?.issues ?? []) {
+    const path = issue.path.map(String);
+    if (envPaths.has(path.join('.'))) continue;
+    const line = lineOf(doc.contents, path, lineCounter);
+    problems.push(`${source}${line ? `:${line}` : ''}: ${path.join('.') || '(root)'}: ${describeIssue(issue, valueAt(raw, path))}`);
+  }
+  throw new ConfigError(problems.join('\n'), { source, problems });
+}
+
+/** Validates an already-parsed object (CLI flags, env) with the same error style. */
+export function validateConfig<S extends z.ZodType>(value: unknown, source: string, schema: S): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const path = issue.path.map(String);
+    return `${source}: ${path.join('.') || '(root)'}: ${describeIssue(issue, valueAt(value, path))}`;
+  });
+  throw new ConfigError(problems.join('\n'), { source, problems });
+}
+
+function substituteEnv(v: unknown, env: Env, path: string[], fail: (path: string, msg: string) => void): unknown {
+  if (typeof v === 'string') {
+    return v.replace(ENV_REF, (_m, name: string, fallback: string | undefined) => {
+      const val = env[name];
+      if (val !== undefined && val !== '') return val;
+      if (fallback !== undefined) return fallback;
+      fail(path.join('.') || '(root)', `environment variable ${name} is not set`);
+      return '';
+    });
+  }
+  if (Array.isArray(v)) return v.map((x, i) => substituteEnv(x, env, [...path, String(i)], fail));
+  if (v && typeof v === 'object') {
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, substituteEnv(x, env, [...path, k], fail)]));
+  }
+  return v;
+}
+
+function valueAt(root: unknown, path: string[]): unknown {
+  let v: unknown = root;
+  for (const k of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string, unknown>)[k];
+  }
+  return v;
+}
+
+/** Line of the YAML node at `path` (or of its nearest existing parent), for pointing at errors. */
+function lineOf(node: Node | null, path: string[], lc: LineCounter): number | undefined {
+  let n: unknown = node;
+  let line: number | undefined;
+  const at = (x: unknown): number | undefined => {
+    const range = (x as { range?: [number, number, number] } | null | undefined)?.range;
+    return range ? lc.linePos(range[0]).line : undefined;
+  };
+  line = at(n);
+  for (const k of path) {
+    if (isMap(n)) {
+      const pair = n.items.find((p) => isScalar(p.key) && String(p.key.value) === k);
+      if (!pair) break;
+      line = at(pair.key) ?? line;
+      n = pair.value;
+    } else if (isSeq(n)) {
+      n = n.items[Number(k)];
+      line = at(n) ?? line;
+    } else break;
+  }
+  return line;
+}
+
+function show(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  const s = JSON.stringify(v);
+  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
+}
+
+function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      if (value === undefined) return `is required (expected ${issue.expected})`;
+      return `${issue.message.startsWith('Invalid input') ? `expected ${issue.expected}` : issue.message}, got ${show(value)}`;
+    case 'unrecognized_keys':
+      return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
+    case 'invalid_value':
+      return `expected one of ${issue.values.map((x) => JSON.stringify(x)).join(', ')}, got ${show(value)}`;
+    default:
+      return `${issue.message}, got ${show(value)}`;
+  }
+}
+
+/** Schema helpers whose messages read well in config errors. */
+export const cfg = {
+  positiveNumber: () =>
+    z.number({ error: 'expected a positive number' }).positive({ error: 'expected a positive number' }),
+  positiveInt: () =>
+    z.number({ error: 'expected a positive whole number' }).int({ error: 'expected a positive whole number' }).positive({ error: 'expected a positive whole number' }),
+  nonNegativeNumber: () =>
+    z.number({ error: 'expected a number >= 0' }).nonnegative({ error: 'expected a number >= 0' }),
+  fraction: () => z.number({ error: 'expected a number from 0 to 1' }).min(0, { error: 'expected a number from 0 to 1' }).max(1, { error: 'expected a number from 0 to 1' }),
+  /** Rupee amount in config -> paise (exact). */
+  rupees: () => z.union([z.number(), z.string()], { error: 'expected an amount in rupees' }),
+};

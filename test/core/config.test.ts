@@ -1,0 +1,67 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { cfg, loadConfigFile, parseConfigText, validateConfig } from '../../src/core/config.js';
+import { ConfigError } from '../../src/core/errors.js';
+
+const schema = z
+  .object({
+    risk: z.object({ maxOrderValue: cfg.positiveNumber(), mode: z.enum(['active', 'halted']).default('active') }).strict(),
+    broker: z.object({ accessToken: z.string().min(1) }),
+  })
+  .strict();
+
+function problems(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return (e as Error).message;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('config loading', () => {
+  it('names the file, line and key path of a wrong value', () => {
+    const msg = problems(() => parseConfigText('risk:\n  maxOrderValue: "abc"\nbroker:\n  accessToken: t\n', 'config/paper.yaml', schema, {}));
+    expect(msg).toBe('config/paper.yaml:2: risk.maxOrderValue: expected a positive number, got "abc"');
+  });
+
+  it('reports every problem at once: unknown keys, bad enums, missing keys', () => {
+    const msg = problems(() => parseConfigText('risk:\n  maxOrderValue: -5\n  mode: paused\n  maxOrdrValue: 1\n', 'c.yaml', schema, {}));
+    expect(msg).toContain('c.yaml:2: risk.maxOrderValue: expected a positive number, got -5');
+    expect(msg).toContain('c.yaml:3: risk.mode: expected one of "active", "halted", got "paused"');
+    expect(msg).toContain('risk: unknown key "maxOrdrValue"');
+    expect(msg).toContain('broker: is required');
+  });
+
+  it('substitutes ${ENV} and ${ENV:-default}, and names a missing variable', () => {
+    const text = 'risk:\n  maxOrderValue: 100\nbroker:\n  accessToken: ${TARANG_ACCESS_TOKEN}\n';
+    expect(parseConfigText(text, 'c.yaml', schema, { TARANG_ACCESS_TOKEN: 'tok123' }).broker.accessToken).toBe('tok123');
+    expect(problems(() => parseConfigText(text, 'c.yaml', schema, {}))).toContain(
+      'c.yaml: broker.accessToken: environment variable TARANG_ACCESS_TOKEN is not set',
+    );
+    const withDefault = 'risk:\n  maxOrderValue: 1\nbroker:\n  accessToken: ${NOPE:-fallback}\n';
+    expect(parseConfigText(withDefault, 'c.yaml', schema, {}).broker.accessToken).toBe('fallback');
+  });
+
+  it('points at the line of a YAML syntax error', () => {
+    expect(problems(() => parseConfigText('risk:\n  maxOrderValue: [1,\n', 'bad.yaml', schema, {}))).toMatch(/^bad\.yaml:\d+:\d+: /);
+  });
+
+  it('loads from a file and says when the file cannot be read', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tarang-cfg-'));
+    const file = join(dir, 'ok.yaml');
+    writeFileSync(file, 'risk:\n  maxOrderValue: 5e5\nbroker:\n  accessToken: abc\n');
+    expect(loadConfigFile(file, schema, {}).risk.maxOrderValue).toBe(500000);
+    expect(problems(() => loadConfigFile(join(dir, 'missing.yaml'), schema, {}))).toMatch(/missing\.yaml: cannot read config file/);
+  });
+
+  it('validates already-parsed values (CLI flags) in the same style', () => {
+    expect(problems(() => validateConfig({ risk: { maxOrderValue: 0 }, broker: { accessToken: 'x' } }, '--max-order-value', schema))).toBe(
+      '--max-order-value: risk.maxOrderValue: expected a positive number, got 0',
+    );
+  });
+});
