@@ -19,5 +19,5 @@ export default tseslint.config(
     files: ['src/core/clock.ts', 'bench/**', 'test/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
-  { files: ['bin/**/*.js'], languageOptions: { globals: { process: 'readonly', console: 'readonly' } } },
+  { files: ['bin/**/*.js'], languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } } },
 );

@@ -19,7 +19,7 @@ export async function redisAvailable(): Promise<boolean> {
     return true;
   } catch (e) {
     const msg = `Redis not reachable at ${TEST_REDIS_URL}: ${(e as Error).message}; ${HOW}`;
-    if (process.env['CI'] === 'true') throw new Error(`${msg} (required when CI=true)`);
+    if (process.env['CI'] === 'true') throw new Error(`${msg} (required when CI=true)`, { cause: e });
     process.stderr.write(`SKIPPED: ${msg}\n`);
     return false;
   } finally {
