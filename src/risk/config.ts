@@ -4,8 +4,9 @@
  * - checks: all, in the order of `ALL_CHECKS` (cheap structural checks first, stateful ones last)
  * - maxModifications 25 (the broker's cap, spec 4.6); replaceAt 24: from the 24th modification on, a
  *   modify intent becomes cancel-and-replace (or local emulation for a smart leg) instead of failing
- * - marginRate: CNC 1 (full value), INTRADAY 0.2, MARGIN 0.2 (a local estimate used when the venue
- *   gives no margin figure; an F&O desk should set MARGIN from SPAN)
+ * - margin: the local margin estimate (used against the venue's available funds) is the simulator's
+ *   `MarginModel` (CNC buy 100%, intraday 20%, futures 12%+3%, option buy premium, option write
+ *   12%+3% of strike value); its rates are configurable here. Reducing orders need no margin.
  * - maxOrderValue, maxPositionQty, maxPositionValue: off
  * - maxOpenOrders 50 (account-wide working orders)
  * - orderRate: 20 order writes (place, smart, modify) per 1,000 ms per strategy (a runaway guard
@@ -16,6 +17,7 @@
  */
 import { z } from 'zod';
 import { ConfigError } from '../core/errors.js';
+import { MarginModelOptionsSchema } from '../adapters/simulator/matching/margin-model.js';
 
 export const CheckName = {
   TRADING_STATE: 'tradingState',
@@ -40,16 +42,13 @@ export const TradingState = { ACTIVE: 'active', REDUCING: 'reducing', HALTED: 'h
 export type TradingState = (typeof TradingState)[keyof typeof TradingState];
 
 const paise = z.number().int().nonnegative();
-const rate = z.number().positive().max(1);
 
 export const RiskConfigSchema = z
   .object({
     checks: z.array(z.enum(ALL_CHECKS as [CheckName, ...CheckName[]])).default([...ALL_CHECKS]),
     maxModifications: z.number().int().positive().default(25),
     replaceAt: z.number().int().positive().default(24),
-    marginRate: z
-      .object({ CNC: rate.default(1), INTRADAY: rate.default(0.2), MARGIN: rate.default(0.2) })
-      .default({ CNC: 1, INTRADAY: 0.2, MARGIN: 0.2 }),
+    margin: MarginModelOptionsSchema.prefault({}),
     maxOrderValue: paise.optional(),
     maxPositionQty: z.number().int().positive().optional(),
     maxPositionValue: paise.optional(),

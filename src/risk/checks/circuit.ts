@@ -1,0 +1,22 @@
+/** Prices inside the instrument's circuit band, when the band is known (quotes, the venue). */
+import { DenialCode } from '../../core/events.js';
+import { formatRupees } from '../../core/money.js';
+import { OK, type RiskCheck } from '../types.js';
+import { intentPrices } from '../intent-prices.js';
+
+export const circuitCheck: RiskCheck = {
+  name: 'circuit',
+  check(intent, state) {
+    const p = intentPrices(intent, state);
+    if (!p) return OK;
+    const band = state.circuit(p.instrument);
+    if (!band) return OK;
+    for (const [name, price] of p.prices) {
+      if (name === 'trailingStep') continue; // a distance, not a price level
+      if (price < band.lower || price > band.upper) {
+        return { code: DenialCode.CIRCUIT_LIMIT, reason: `${name} ${formatRupees(price)} is outside the circuit band ${formatRupees(band.lower)}-${formatRupees(band.upper)} of ${p.instrument}` };
+      }
+    }
+    return OK;
+  },
+};

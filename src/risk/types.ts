@@ -1,0 +1,59 @@
+/**
+ * The shape of a risk check: a pure function of an intent and a read-only view of the engine's
+ * state, answering `OK` (null) or a `Denial`. No check performs I/O or mutates anything; the state
+ * it reads is kept current from the bus by the risk engine's owner (portfolio, order state
+ * machine, funds snapshots). Returning null for "ok" keeps the hot path allocation-free.
+ */
+import type { DenialCode, OrderSnapshot } from '../core/events.js';
+import type { Intent } from '../core/intents.js';
+import type { Instrument } from '../core/instruments.js';
+import type { Paise } from '../core/money.js';
+import type { MarginModel } from '../adapters/simulator/matching/margin-model.js';
+import type { CheckName, RiskConfig, TradingState } from './config.js';
+
+export interface Denial {
+  readonly code: DenialCode;
+  readonly reason: string;
+}
+
+export type CheckResult = Denial | null;
+export const OK: CheckResult = null;
+
+export interface RiskCheck {
+  readonly name: CheckName;
+  check(intent: Intent, state: RiskState): CheckResult;
+}
+
+export interface CircuitBand {
+  readonly lower: Paise;
+  readonly upper: Paise;
+}
+
+/** Everything a check may read. Implemented by the risk engine over the live components. */
+export interface RiskState {
+  readonly config: RiskConfig;
+  readonly margin: MarginModel;
+  now(): number;
+  tradingState(): TradingState;
+  /** True once the kill switch has tripped (until an operator resumes). */
+  killSwitch(): boolean;
+  instrument(id: string): Instrument | undefined;
+  lastPrice(id: string): Paise | undefined;
+  circuit(id: string): CircuitBand | undefined;
+  /** An order by client tag (following cancel-and-replace to the live order). */
+  order(tag: string): OrderSnapshot | undefined;
+  /** Modifications already spent on an order (persisted; survives restarts). */
+  modifications(tag: string): number;
+  /** Working (non-terminal) orders, account-wide. */
+  openOrderCount(): number;
+  /** Remaining quantity of working orders on one side of an instrument, account-wide. */
+  workingQty(instrument: string, side: 'BUY' | 'SELL'): number;
+  /** Net position, account-wide, or of one strategy. */
+  netQty(instrument: string, strategyId?: string): number;
+  /** Order writes (place/smart/modify) a strategy made within the last `windowMs`. */
+  recentWrites(strategyId: string, windowMs: number): number;
+  /** Funds available for new orders (venue snapshot minus local reservations); undefined when unknown. */
+  availableFunds(): Paise | undefined;
+  /** Today's P&L, realized + unrealized, account-wide, paise. */
+  dailyPnl(): Paise;
+}
