@@ -4,7 +4,9 @@
  */
 import type { Command } from 'commander';
 import { register as demo } from './demo.js';
+import { register as ctl } from './ctl.js';
 
 export function registerCommands(program: Command): void {
   demo(program);
+  ctl(program);
 }

@@ -1,0 +1,110 @@
+/**
+ * A running summary of the session for people: ticks and their rate, orders, fills, denials,
+ * open positions and P&L. P&L is computed here from fills and last prices (cash flow + marked
+ * open quantity - charges), exact in paise, independently of the engine's portfolio, so the
+ * terminal shows what actually traded. Cheap enough to observe every event.
+ */
+import type { Event } from '../core/events.js';
+import { isTerminalStatus, sideSign } from '../core/enums.js';
+import type { Paise } from '../core/money.js';
+
+interface Holding {
+  netQty: number;
+  /** Sum of signed cash flows: sells add, buys subtract (paise). */
+  cash: number;
+}
+
+export interface StatsSnapshot {
+  readonly ticks: number;
+  readonly orders: number;
+  readonly openOrders: number;
+  readonly fills: number;
+  readonly denials: number;
+  readonly rejected: number;
+  readonly alerts: number;
+  readonly positions: ReadonlyArray<{ readonly instrument: string; readonly netQty: number; readonly pnl: Paise }>;
+  readonly pnl: Paise;
+  readonly charges: Paise;
+  readonly lastEventTs: number | undefined;
+  readonly lastTickTs: number | undefined;
+}
+
+export class SessionStats {
+  private tickCount = 0;
+  private fillCount = 0;
+  private denialCount = 0;
+  private alertCount = 0;
+  private chargesTotal = 0;
+  private readonly seenOrders = new Set<string>();
+  private readonly open = new Set<string>();
+  private readonly rejectedTags = new Set<string>();
+  private readonly seenFills = new Set<string>();
+  private readonly holdings = new Map<string, Holding>();
+  private readonly last = new Map<string, Paise>();
+  private lastTs: number | undefined;
+  private lastTick: number | undefined;
+
+  observe(e: Event): void {
+    this.lastTs = e.ts;
+    switch (e.type) {
+      case 'tick':
+        this.tickCount++;
+        this.lastTick = e.ts;
+        if (this.holdings.has(e.instrument)) this.last.set(e.instrument, e.ltp);
+        return;
+      case 'order': {
+        const { tag, status } = e.order;
+        this.seenOrders.add(tag);
+        if (status === 'REJECTED') this.rejectedTags.add(tag);
+        if (isTerminalStatus(status)) this.open.delete(tag);
+        else this.open.add(tag);
+        return;
+      }
+      case 'fill': {
+        if (this.seenFills.has(e.fillId)) return;
+        this.seenFills.add(e.fillId);
+        this.fillCount++;
+        let h = this.holdings.get(e.instrument);
+        if (!h) this.holdings.set(e.instrument, (h = { netQty: 0, cash: 0 }));
+        const s = sideSign(e.side);
+        h.netQty += s * e.qty;
+        h.cash -= s * e.qty * e.price;
+        this.chargesTotal += e.charges ?? 0;
+        this.last.set(e.instrument, e.price);
+        return;
+      }
+      case 'denied':
+        this.denialCount++;
+        return;
+      case 'alert':
+        this.alertCount++;
+        return;
+      default:
+        return;
+    }
+  }
+
+  snapshot(): StatsSnapshot {
+    const positions: Array<{ instrument: string; netQty: number; pnl: Paise }> = [];
+    let pnl = 0;
+    for (const [instrument, h] of this.holdings) {
+      const p = h.cash + h.netQty * (this.last.get(instrument) ?? 0);
+      pnl += p;
+      if (h.netQty !== 0) positions.push({ instrument, netQty: h.netQty, pnl: p });
+    }
+    return {
+      ticks: this.tickCount,
+      orders: this.seenOrders.size,
+      openOrders: this.open.size,
+      fills: this.fillCount,
+      denials: this.denialCount,
+      rejected: this.rejectedTags.size,
+      alerts: this.alertCount,
+      positions,
+      pnl: Math.round(pnl - this.chargesTotal),
+      charges: this.chargesTotal,
+      lastEventTs: this.lastTs,
+      lastTickTs: this.lastTick,
+    };
+  }
+}
