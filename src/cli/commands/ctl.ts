@@ -60,8 +60,17 @@ function resolveTarget(flags: CtlFlags): { url: string; token: string } {
     registerSecret(envToken);
     token ??= envToken;
   }
-  token = flags.tokenFile ? readControlToken(tokenFile) : (token ?? readControlToken(tokenFile));
+  if (flags.tokenFile || token === undefined) token = readTokenFile(tokenFile);
   return { url: flags.url ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`, token };
+}
+
+function readTokenFile(file: string): string {
+  try {
+    return readControlToken(file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    throw new ConfigError(`ctl: no control token at ${file}; the daemon creates it when it starts (give --config, --token-file or TARANG_OPS_TOKEN)`, { file });
+  }
 }
 
 function formatAnswer(command: string, a: Record<string, unknown>): string {

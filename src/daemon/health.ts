@@ -1,0 +1,110 @@
+/**
+ * What `/health` reports, kept current from the bus: each connection's state (from `lifecycle`
+ * connected/disconnected by source), the last tick's arrival, whether start-up reconciliation
+ * finished, and the trading state. `report()` folds them into ok / degraded / down:
+ * - down: not reconciled yet, or the order-update stream is down (orders could go unseen);
+ * - degraded: a market-data stream is down, ticks are stale while the market is open, the store
+ *   is reconnecting, or trading is halted;
+ * - ok otherwise.
+ */
+import type { Clock } from '../core/clock.js';
+import type { Event } from '../core/events.js';
+import type { HealthReport, HealthStatus } from '../adapters/ops/server.js';
+
+export interface HealthTrackerOptions {
+  readonly clock: Clock;
+  /** Ticks older than this (clock ms) during market hours make the report degraded. Default 60 s. */
+  readonly staleTickMs?: number;
+  /** Whether the market is open now (stale ticks only matter then). */
+  readonly marketOpen?: (ts: number) => boolean;
+  /** Sources whose loss makes the daemon `down` (orders could go unseen). Default: names containing `order`. */
+  readonly critical?: (source: string) => boolean;
+  /** Extra fields for the report (store state, strategies, counts). */
+  readonly extra?: () => Record<string, unknown>;
+  /** Store connection state, when the store has one. */
+  readonly storeState?: () => string;
+}
+
+export class HealthTracker {
+  private readonly conns = new Map<string, { connected: boolean; since: number }>();
+  private lastTickAt: number | undefined;
+  private reconciledFlag = false;
+  private tradingState = 'active';
+  private readonly staleTickMs: number;
+
+  constructor(private readonly o: HealthTrackerOptions) {
+    this.staleTickMs = o.staleTickMs ?? 60_000;
+  }
+
+  get reconciled(): boolean {
+    return this.reconciledFlag;
+  }
+
+  get state(): string {
+    return this.tradingState;
+  }
+
+  /** Marks reconciliation done (the daemon calls it once the engine has reconciled). */
+  markReconciled(): void {
+    this.reconciledFlag = true;
+  }
+
+  setTradingState(state: string): void {
+    this.tradingState = state;
+  }
+
+  observe(e: Event): void {
+    if (e.type === 'tick') {
+      this.lastTickAt = this.o.clock.now();
+      return;
+    }
+    if (e.type !== 'lifecycle') return;
+    switch (e.phase) {
+      case 'connected':
+        this.conns.set(e.source, { connected: true, since: e.ts });
+        return;
+      case 'disconnected':
+        if (this.conns.get(e.source)?.connected !== false) this.conns.set(e.source, { connected: false, since: e.ts });
+        return;
+      case 'reconciled':
+        this.reconciledFlag = true;
+        return;
+      case 'trading_state':
+        if (e.detail) this.tradingState = e.detail.split(/[:\s]/)[0] ?? e.detail;
+        return;
+      default:
+        return;
+    }
+  }
+
+  report(): HealthReport {
+    const now = this.o.clock.now();
+    const connections: Record<string, { connected: boolean; downSinceMs?: number }> = {};
+    let criticalDown = false;
+    let anyDown = false;
+    const critical = this.o.critical ?? ((s: string) => s.includes('order'));
+    for (const [source, c] of this.conns) {
+      connections[source] = c.connected ? { connected: true } : { connected: false, downSinceMs: now - c.since };
+      if (!c.connected) {
+        anyDown = true;
+        if (critical(source)) criticalDown = true;
+      }
+    }
+    const age = this.lastTickAt === undefined ? null : now - this.lastTickAt;
+    const open = this.o.marketOpen?.(now) ?? true;
+    const stale = open && (age === null ? false : age > this.staleTickMs);
+    const store = this.o.storeState?.();
+    let status: HealthStatus = 'ok';
+    if (!this.reconciledFlag || criticalDown) status = 'down';
+    else if (anyDown || stale || this.tradingState === 'halted' || (store !== undefined && store !== 'ready')) status = 'degraded';
+    return {
+      status,
+      tradingState: this.tradingState,
+      reconciled: this.reconciledFlag,
+      connections,
+      lastTickAgeMs: age,
+      ...(store !== undefined ? { store } : {}),
+      ...this.o.extra?.(),
+    };
+  }
+}
