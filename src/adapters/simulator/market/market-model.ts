@@ -1,0 +1,463 @@
+/**
+ * Seeded, deterministic price paths for many instruments at once: geometric Brownian motion per
+ * instrument, scaled by the intraday U-shaped activity profile, on the instrument's tick size,
+ * inside its circuit band, with a top of book, lazily built 5-level depth, cumulative volume and
+ * open interest for derivatives.
+ *
+ * Time is whatever the caller says: `advanceTo(ts)` returns the ticks due up to `ts` (the server
+ * drives it from its clock, a backtest or bench from a loop). Instruments tick on a grid of
+ * `slotMs` slots, each on its own interval and phase, and all of them at the session open. Each
+ * instrument draws from its own random stream, so a path depends only on the seed, the instrument
+ * and the calls that touched it (`setPrice`), never on how finely time was advanced.
+ *
+ * State is kept in typed arrays (struct of arrays): the model must play a 3,000-instrument day in
+ * seconds.
+ */
+import { z } from 'zod';
+import { ConfigError, TarangError } from '../../../core/errors.js';
+import type { Instrument } from '../../../core/instruments.js';
+import { roundToTick, type Paise } from '../../../core/money.js';
+import { MINUTE_MS } from '../../../core/time.js';
+import type { BookLevel, Depth } from '../matching/types.js';
+import { activity } from './activity.js';
+import { RandomStreams, hashSeed, mix32 } from './rng.js';
+import type { MarketInstrumentSpec, MarketQuote, MarketTick } from './types.js';
+
+export const MarketModelOptionsSchema = z
+  .object({
+    seed: z.number().int(),
+    /** Session open of the first day, epoch ms (09:15 IST). */
+    sessionOpen: z.number().int(),
+    /** Session length; default 375 minutes (09:15-15:30). */
+    sessionLengthMs: z.number().int().positive().default(375 * MINUTE_MS),
+    /** Default mean time between an instrument's ticks. */
+    tickIntervalMs: z.number().int().positive().default(2000),
+    /** Resolution of the tick schedule. */
+    slotMs: z.number().int().positive().default(250),
+    /** Overnight gap volatility as a share of one day's volatility. */
+    overnightGapFactor: z.number().min(0).default(0.3),
+  })
+  .strict();
+export type MarketModelOptions = z.input<typeof MarketModelOptionsSchema>;
+
+/** Trading time in a year, for scaling annual volatility: 252 sessions of 375 minutes. */
+const YEAR_MS = 252 * 375 * MINUTE_MS;
+const DEPTH_LEVELS = 5;
+
+/** A market model call named an instrument the model does not hold. */
+export class UnknownInstrumentError extends TarangError {
+  readonly code = 'MARKET_UNKNOWN_INSTRUMENT' as const;
+}
+
+export class MarketModel {
+  readonly options: z.output<typeof MarketModelOptionsSchema>;
+  private readonly specs: readonly MarketInstrumentSpec[];
+  private readonly index = new Map<string, number>();
+  private readonly rng: RandomStreams;
+  private readonly seeds: Uint32Array;
+  private readonly n: number;
+  // Per-instrument state (struct of arrays).
+  private readonly fair: Float64Array;
+  private readonly ltp: Float64Array;
+  private readonly prevClose: Float64Array;
+  private readonly open: Float64Array;
+  private readonly high: Float64Array;
+  private readonly low: Float64Array;
+  private readonly bid: Float64Array;
+  private readonly ask: Float64Array;
+  private readonly bidQty: Float64Array;
+  private readonly askQty: Float64Array;
+  private readonly volume: Float64Array;
+  private readonly lastQty: Float64Array;
+  private readonly oi: Float64Array;
+  private readonly upper: Float64Array;
+  private readonly lower: Float64Array;
+  private readonly tick: Float64Array;
+  private readonly lot: Float64Array;
+  private readonly sigmaPerMs: Float64Array;
+  private readonly lotsPerMs: Float64Array;
+  private readonly circuit: Float64Array;
+  private readonly week52High: Float64Array;
+  private readonly week52Low: Float64Array;
+  private readonly lastTs: Float64Array;
+  private readonly tickCount: Uint32Array;
+  private readonly isDerivative: Uint8Array;
+  /** slots between ticks -> phase -> instruments. */
+  private readonly schedule: Array<{ every: number; byPhase: number[][] }>;
+  private sessionOpen: number;
+  private nextSlot = 0;
+  private slotsPerSession: number;
+
+  constructor(specs: Iterable<MarketInstrumentSpec>, options: MarketModelOptions) {
+    const parsed = MarketModelOptionsSchema.safeParse(options);
+    if (!parsed.success) {
+      throw new ConfigError(`market model options: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`, {});
+    }
+    this.options = parsed.data;
+    this.specs = [...specs];
+    const n = (this.n = this.specs.length);
+    const f64 = (): Float64Array => new Float64Array(n);
+    this.fair = f64();
+    this.ltp = f64();
+    this.prevClose = f64();
+    this.open = f64();
+    this.high = f64();
+    this.low = f64();
+    this.bid = f64();
+    this.ask = f64();
+    this.bidQty = f64();
+    this.askQty = f64();
+    this.volume = f64();
+    this.lastQty = f64();
+    this.oi = f64();
+    this.upper = f64();
+    this.lower = f64();
+    this.tick = f64();
+    this.lot = f64();
+    this.sigmaPerMs = f64();
+    this.lotsPerMs = f64();
+    this.circuit = f64();
+    this.week52High = f64();
+    this.week52Low = f64();
+    this.lastTs = f64();
+    this.tickCount = new Uint32Array(n);
+    this.isDerivative = new Uint8Array(n);
+    this.seeds = new Uint32Array(n);
+    const { slotMs, sessionLengthMs } = this.options;
+    this.sessionOpen = this.options.sessionOpen;
+    this.slotsPerSession = Math.ceil(sessionLengthMs / slotMs);
+    const groups = new Map<number, number[][]>();
+    this.specs.forEach((s, i) => {
+      const inst = s.instrument;
+      if (this.index.has(inst.id)) throw new ConfigError(`market model: instrument ${inst.id} is listed twice`, { instrument: inst.id });
+      this.index.set(inst.id, i);
+      const where = `market model: ${inst.id}`;
+      if (!Number.isSafeInteger(s.prevClose) || s.prevClose <= 0) throw new ConfigError(`${where}: prevClose must be a positive number of paise`, {});
+      const d = defaultsFor(inst);
+      const vol = s.volatility ?? d.volatility;
+      const circuit = s.circuitPct ?? d.circuitPct;
+      if (!(vol >= 0) || !(circuit > 0 && circuit < 1)) throw new ConfigError(`${where}: volatility must be >= 0 and circuitPct in (0, 1)`, {});
+      this.seeds[i] = hashSeed(inst.id, this.options.seed);
+      this.tick[i] = inst.tickSize;
+      this.lot[i] = Math.max(1, inst.lotSize);
+      this.isDerivative[i] = inst.segment === 'EQUITY' ? 0 : 1;
+      this.sigmaPerMs[i] = vol / Math.sqrt(YEAR_MS);
+      const factor = 0.25 + 1.75 * ((this.seeds[i]! >>> 8) / 16777216);
+      const adv = s.avgDailyVolume ?? d.avgDailyVolume * factor;
+      this.lotsPerMs[i] = adv / this.lot[i]! / sessionLengthMs;
+      this.circuit[i] = circuit;
+      const prev = roundToTick(s.prevClose, inst.tickSize);
+      this.prevClose[i] = prev;
+      this.fair[i] = prev;
+      this.ltp[i] = prev;
+      this.open[i] = this.high[i] = this.low[i] = prev;
+      this.bid[i] = Math.max(inst.tickSize, prev - inst.tickSize);
+      this.ask[i] = prev + inst.tickSize;
+      this.oi[i] = this.isDerivative[i] ? (s.openInterest ?? this.lot[i]! * (1000 + (this.seeds[i]! % 50_000))) : 0;
+      const w = 0.15 + 0.35 * ((mix32(this.seeds[i]!) >>> 8) / 16777216);
+      this.week52High[i] = roundToTick(prev * (1 + w), inst.tickSize);
+      this.week52Low[i] = Math.max(inst.tickSize, roundToTick(prev * (1 - w / 1.5), inst.tickSize));
+      this.setBand(i);
+      const every = Math.max(1, Math.round((s.tickIntervalMs ?? this.options.tickIntervalMs) / slotMs));
+      let byPhase = groups.get(every);
+      if (!byPhase) groups.set(every, (byPhase = Array.from({ length: every }, () => [])));
+      byPhase[this.seeds[i]! % every]!.push(i);
+    });
+    this.schedule = [...groups].sort((a, b) => a[0] - b[0]).map(([every, byPhase]) => ({ every, byPhase }));
+    this.rng = new RandomStreams([...this.seeds]);
+  }
+
+  /** Number of instruments modelled. */
+  get size(): number {
+    return this.n;
+  }
+
+  has(id: string): boolean {
+    return this.index.has(id);
+  }
+
+  /** Instrument ids in the order given. */
+  instrumentIds(): string[] {
+    return this.specs.map((s) => s.instrument.id);
+  }
+
+  /** Open time of the current session. */
+  get currentSessionOpen(): number {
+    return this.sessionOpen;
+  }
+
+  get currentSessionClose(): number {
+    return this.sessionOpen + this.options.sessionLengthMs;
+  }
+
+  /** The ticks due up to `ts` (inclusive), in time order (instruments of one slot in a fixed order). */
+  advanceTo(ts: number): MarketTick[] {
+    const out: MarketTick[] = [];
+    this.advanceEach(ts, (t) => out.push(t));
+    return out;
+  }
+
+  /** Like `advanceTo`, handing each tick to `onTick` instead of building an array. */
+  advanceEach(ts: number, onTick: (tick: MarketTick) => void): void {
+    const { slotMs } = this.options;
+    const last = Math.min(Math.floor((ts - this.sessionOpen) / slotMs), this.slotsPerSession - 1);
+    for (let s = this.nextSlot; s <= last; s++) {
+      const at = this.sessionOpen + s * slotMs;
+      const act = activity(s / this.slotsPerSession);
+      if (s === 0) {
+        for (let i = 0; i < this.n; i++) onTick(this.step(i, at, act));
+        continue;
+      }
+      for (const g of this.schedule) {
+        const list = g.byPhase[s % g.every]!;
+        for (let k = 0; k < list.length; k++) onTick(this.step(list[k]!, at, act));
+      }
+    }
+    if (last + 1 > this.nextSlot) this.nextSlot = last + 1;
+  }
+
+  /**
+   * Starts the next session at `sessionOpen` (epoch ms): today's last price becomes the previous
+   * close, the circuit band and day figures reset, and the first tick of each instrument (at the
+   * open) gaps by the overnight move.
+   */
+  startSession(sessionOpen: number): void {
+    if (sessionOpen < this.sessionOpen + this.options.sessionLengthMs) {
+      throw new RangeError(`market model: the next session must open after ${this.sessionOpen + this.options.sessionLengthMs}, got ${sessionOpen}`);
+    }
+    this.sessionOpen = sessionOpen;
+    this.nextSlot = 0;
+    for (let i = 0; i < this.n; i++) {
+      const prev = this.ltp[i]!;
+      this.prevClose[i] = prev;
+      this.fair[i] = prev;
+      this.open[i] = this.high[i] = this.low[i] = prev;
+      this.volume[i] = 0;
+      this.tickCount[i] = 0;
+      if (prev > this.week52High[i]!) this.week52High[i] = prev;
+      if (prev < this.week52Low[i]!) this.week52Low[i] = prev;
+      this.setBand(i);
+    }
+  }
+
+  /**
+   * Forces an instrument's price (the simulator's POST /sim/prices), rounded to its tick and held
+   * inside the circuit band. Returns the resulting tick (mode `open`: a jump, so resting orders it
+   * crosses fill at this price); the path continues from it.
+   */
+  setPrice(id: string, price: Paise, ts: number): MarketTick {
+    const i = this.mustIndex(id);
+    const tick = this.tick[i]!;
+    let p = roundToTick(price, tick);
+    if (p > this.upper[i]!) p = this.upper[i]!;
+    if (p < this.lower[i]!) p = this.lower[i]!;
+    this.fair[i] = p;
+    this.ltp[i] = p;
+    if (this.tickCount[i] === 0) this.open[i] = this.high[i] = this.low[i] = p;
+    if (p > this.high[i]!) this.high[i] = p;
+    if (p < this.low[i]!) this.low[i] = p;
+    this.bid[i] = Math.max(tick, p - tick);
+    this.ask[i] = p + tick;
+    this.tickCount[i] = this.tickCount[i]! + 1;
+    this.lastTs[i] = ts;
+    return this.tickOf(i, ts, 'open');
+  }
+
+  /** The latest tick-shaped state of an instrument (for `/market/quotes/ltp` and snapshots). */
+  last(id: string): MarketTick {
+    const i = this.mustIndex(id);
+    return this.tickOf(i, this.lastTs[i]!, undefined);
+  }
+
+  lastPrice(id: string): Paise | undefined {
+    const i = this.index.get(id);
+    return i === undefined ? undefined : this.ltp[i];
+  }
+
+  /** 5-level depth around the current top of book; deterministic for a given state. */
+  depth(id: string): Depth {
+    const i = this.mustIndex(id);
+    return this.depthOf(i);
+  }
+
+  /** Full quote (spec 2.4). */
+  quote(id: string): MarketQuote {
+    const i = this.mustIndex(id);
+    const depth = this.depthOf(i);
+    const ltp = this.ltp[i]!;
+    const prev = this.prevClose[i]!;
+    const sum = (lv: readonly BookLevel[]): number => lv.reduce((s, l) => s + l.qty, 0);
+    // The whole book holds far more than the top five levels show; scale as brokers' totals do.
+    const totalBuyQty = sum(depth.bids) * 8;
+    const totalSellQty = sum(depth.asks) * 8;
+    return {
+      instrument: id,
+      ts: this.lastTs[i]!,
+      ltp,
+      open: this.open[i]!,
+      high: this.high[i]!,
+      low: this.low[i]!,
+      prevClose: prev,
+      dayChange: ltp - prev,
+      dayChangePct: Math.round(((ltp - prev) / prev) * 10_000) / 100,
+      week52High: Math.max(this.week52High[i]!, this.high[i]!),
+      week52Low: Math.min(this.week52Low[i]!, this.low[i]!),
+      upperCircuit: this.upper[i]!,
+      lowerCircuit: this.lower[i]!,
+      volume: this.volume[i]!,
+      bid: this.bid[i]!,
+      ask: this.ask[i]!,
+      bidQty: this.bidQty[i]!,
+      askQty: this.askQty[i]!,
+      depth,
+      totalBuyQty,
+      totalSellQty,
+      oi: this.isDerivative[i] ? this.oi[i]! : undefined,
+      ltt: this.lastTs[i]!,
+    };
+  }
+
+  // ------------------------------------------------------------------------------------------
+
+  private step(i: number, ts: number, act: number): MarketTick {
+    const rng = this.rng;
+    const tick = this.tick[i]!;
+    const first = this.tickCount[i] === 0;
+    const dt = ts - this.lastTs[i]!;
+    let f = this.fair[i]!;
+    if (first) {
+      const daySigma = this.sigmaPerMs[i]! * Math.sqrt(this.options.sessionLengthMs);
+      f *= Math.exp(daySigma * this.options.overnightGapFactor * rng.normal(i));
+    } else {
+      const ms = dt > 0 ? Math.min(dt, this.options.sessionLengthMs) : this.options.slotMs;
+      f *= Math.exp(this.sigmaPerMs[i]! * Math.sqrt(ms * act) * rng.normal(i));
+    }
+    const up = this.upper[i]!;
+    const lo = this.lower[i]!;
+    if (f > up) f = up;
+    else if (f < lo) f = lo;
+    this.fair[i] = f;
+    let p = Math.round(f / tick) * tick;
+    if (p > up) p = up;
+    else if (p < lo) p = lo;
+    const lot = this.lot[i]!;
+    const ms = first ? this.options.tickIntervalMs : Math.max(dt, this.options.slotMs);
+    const meanLots = this.lotsPerMs[i]! * ms * act;
+    const lots = Math.max(1, Math.round(-Math.log(1 - rng.uniform(i)) * meanLots));
+    const qty = lots * lot;
+    // The trade printed at the ask (buyer-initiated) or the bid; the spread is one or two ticks.
+    const spread = rng.uniform(i) < 0.8 ? tick : 2 * tick;
+    if (rng.uniform(i) < 0.5) {
+      this.ask[i] = p;
+      this.bid[i] = Math.max(tick, p - spread);
+    } else {
+      this.bid[i] = p;
+      this.ask[i] = p + spread;
+    }
+    const size = Math.max(1, Math.round(meanLots * 2));
+    this.bidQty[i] = lot * (1 + Math.floor(rng.uniform(i) * size * 3));
+    this.askQty[i] = lot * (1 + Math.floor(rng.uniform(i) * size * 3));
+    this.ltp[i] = p;
+    if (first) {
+      this.open[i] = this.high[i] = this.low[i] = p;
+    } else {
+      if (p > this.high[i]!) this.high[i] = p;
+      if (p < this.low[i]!) this.low[i] = p;
+    }
+    this.volume[i] = this.volume[i]! + qty;
+    this.lastQty[i] = qty;
+    if (this.isDerivative[i]) {
+      const next = this.oi[i]! + lot * Math.round(rng.normal(i) * Math.sqrt(lots));
+      this.oi[i] = next > lot ? next : lot;
+    }
+    this.tickCount[i] = this.tickCount[i]! + 1;
+    this.lastTs[i] = ts;
+    return this.tickOf(i, ts, first ? 'open' : undefined);
+  }
+
+  private tickOf(i: number, ts: number, mode: 'open' | undefined): MarketTick {
+    return {
+      type: 'tick',
+      ts,
+      instrument: this.specs[i]!.instrument.id,
+      ltp: this.ltp[i]!,
+      volume: this.volume[i]!,
+      bid: this.bid[i]!,
+      ask: this.ask[i]!,
+      bidQty: this.bidQty[i]!,
+      askQty: this.askQty[i]!,
+      open: this.open[i]!,
+      high: this.high[i]!,
+      low: this.low[i]!,
+      close: this.prevClose[i]!,
+      oi: this.isDerivative[i] ? this.oi[i]! : undefined,
+      ltt: ts,
+      upperCircuit: this.upper[i]!,
+      lowerCircuit: this.lower[i]!,
+      lastQty: this.lastQty[i]!,
+      mode,
+    };
+  }
+
+  private depthOf(i: number): Depth {
+    // A private stream keyed by the instrument and its tick count: the same state, the same book,
+    // and building it does not disturb the price path.
+    let s = mix32(this.seeds[i]! ^ Math.imul(this.tickCount[i]! + 1, 0x9e3779b1));
+    const next = (): number => {
+      s = mix32(s + 0x6d2b79f5);
+      return s / 4294967296;
+    };
+    const tick = this.tick[i]!;
+    const lot = this.lot[i]!;
+    const unit = Math.max(this.bidQty[i]!, this.askQty[i]!, lot);
+    const bids: BookLevel[] = [];
+    const asks: BookLevel[] = [];
+    let bp = this.bid[i]!;
+    let ap = this.ask[i]!;
+    for (let k = 0; k < DEPTH_LEVELS; k++) {
+      const bq = k === 0 ? this.bidQty[i]! : lot * Math.max(1, Math.round((unit / lot) * (0.5 + 1.5 * next())));
+      const aq = k === 0 ? this.askQty[i]! : lot * Math.max(1, Math.round((unit / lot) * (0.5 + 1.5 * next())));
+      if (bp >= this.lower[i]! && bp > 0) bids.push({ price: bp, qty: bq });
+      if (ap <= this.upper[i]!) asks.push({ price: ap, qty: aq });
+      const gap = next() < 0.7 ? 1 : 2;
+      bp -= gap * tick;
+      ap += (next() < 0.7 ? 1 : 2) * tick;
+    }
+    return { bids, asks };
+  }
+
+  private setBand(i: number): void {
+    const prev = this.prevClose[i]!;
+    const tick = this.tick[i]!;
+    const c = this.circuit[i]!;
+    this.upper[i] = roundToTick(prev * (1 + c), tick, 'down');
+    this.lower[i] = Math.max(tick, roundToTick(prev * (1 - c), tick, 'up'));
+  }
+
+  private mustIndex(id: string): number {
+    const i = this.index.get(id);
+    if (i === undefined) throw new UnknownInstrumentError(`market model: no instrument ${id}`, { instrument: id });
+    return i;
+  }
+}
+
+interface KindDefaults {
+  readonly volatility: number;
+  readonly circuitPct: number;
+  readonly avgDailyVolume: number;
+}
+
+function defaultsFor(i: Instrument): KindDefaults {
+  switch (i.kind) {
+    case 'FUTIDX':
+      return { volatility: 0.15, circuitPct: 0.1, avgDailyVolume: i.lotSize * 50_000 };
+    case 'FUTSTK':
+      return { volatility: 0.3, circuitPct: 0.1, avgDailyVolume: i.lotSize * 5_000 };
+    case 'OPTIDX':
+      return { volatility: 0.9, circuitPct: 0.5, avgDailyVolume: i.lotSize * 100_000 };
+    case 'OPTSTK':
+      return { volatility: 0.9, circuitPct: 0.5, avgDailyVolume: i.lotSize * 2_000 };
+    default:
+      return { volatility: 0.3, circuitPct: 0.2, avgDailyVolume: 2_000_000 };
+  }
+}

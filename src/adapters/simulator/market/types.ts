@@ -1,0 +1,77 @@
+/**
+ * Public types of the market model. Prices are integer paise; quantities are units.
+ */
+import type { TickEvent } from '../../../core/events.js';
+import type { Instrument } from '../../../core/instruments.js';
+import type { Paise } from '../../../core/money.js';
+import type { Depth } from '../matching/types.js';
+
+/** How one instrument's price behaves. Only `instrument` and `prevClose` are required. */
+export interface MarketInstrumentSpec {
+  readonly instrument: Instrument;
+  /** Previous session's close, paise (on tick): the circuit band is centred on it. */
+  readonly prevClose: Paise;
+  /** Annualised volatility (0.25 = 25%). Default by kind: equity 0.3, futures 0.18, options 0.9. */
+  readonly volatility?: number;
+  /** Typical day volume, units. Default by kind and a per-instrument factor. */
+  readonly avgDailyVolume?: number;
+  /** Circuit band as a fraction of `prevClose` (0.2 = +/-20%). Default: equity 0.2, futures 0.1, options 0.5. */
+  readonly circuitPct?: number;
+  /** Opening open interest (derivatives). */
+  readonly openInterest?: number;
+  /** Mean time between this instrument's ticks; default the model's `tickIntervalMs`. */
+  readonly tickIntervalMs?: number;
+}
+
+/**
+ * A tick from the model: a core `TickEvent` (publishable on the bus as is) that also carries what
+ * the simulator's quotes and the matching engine need. Structurally a `MarketUpdate`.
+ */
+export interface MarketTick extends TickEvent {
+  readonly bid: Paise;
+  readonly ask: Paise;
+  readonly bidQty: number;
+  readonly askQty: number;
+  readonly volume: number;
+  readonly open: Paise;
+  readonly high: Paise;
+  readonly low: Paise;
+  /** Previous session's close (TickEvent semantics). */
+  readonly close: Paise;
+  readonly upperCircuit: Paise;
+  readonly lowerCircuit: Paise;
+  /** Quantity of the trade this tick reports. */
+  readonly lastQty: number;
+  /** `open` on the session's first tick and after `setPrice` (a jump, not a path); otherwise undefined. */
+  readonly mode: 'open' | undefined;
+}
+
+/** Full quote of one instrument (spec 2.4, wire-gaps "Market depth"), paise. */
+export interface MarketQuote {
+  readonly instrument: string;
+  readonly ts: number;
+  readonly ltp: Paise;
+  readonly open: Paise;
+  readonly high: Paise;
+  readonly low: Paise;
+  readonly prevClose: Paise;
+  /** ltp - prevClose. */
+  readonly dayChange: Paise;
+  /** Percentage, two decimals. */
+  readonly dayChangePct: number;
+  readonly week52High: Paise;
+  readonly week52Low: Paise;
+  readonly upperCircuit: Paise;
+  readonly lowerCircuit: Paise;
+  readonly volume: number;
+  readonly bid: Paise;
+  readonly ask: Paise;
+  readonly bidQty: number;
+  readonly askQty: number;
+  readonly depth: Depth;
+  readonly totalBuyQty: number;
+  readonly totalSellQty: number;
+  readonly oi: number | undefined;
+  /** Last trade time. */
+  readonly ltt: number;
+}

@@ -1,0 +1,19 @@
+/**
+ * `remarks` rules (spec 2.7, 8): at most 100 characters, longer text truncated rather than
+ * rejected; a small reserved set refused (wire-gaps: `TV-TERMINAL`).
+ */
+import { VenueInputError } from './errors.js';
+
+export const MAX_REMARKS_LENGTH = 100;
+export const RESERVED_REMARKS: ReadonlySet<string> = new Set(['TV-TERMINAL']);
+
+/** The remarks as stored. Throws VenueInputError for a reserved value. */
+export function normaliseRemarks(remarks: string | undefined): string {
+  if (remarks === undefined) return '';
+  if (RESERVED_REMARKS.has(remarks.trim().toUpperCase())) {
+    throw new VenueInputError(`remarks: the value ${JSON.stringify(remarks)} is reserved and cannot be used`, { remarks });
+  }
+  // Truncate by code points so a multi-byte character is never split in half.
+  const chars = Array.from(remarks);
+  return chars.length > MAX_REMARKS_LENGTH ? chars.slice(0, MAX_REMARKS_LENGTH).join('') : remarks;
+}
