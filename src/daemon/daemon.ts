@@ -1,0 +1,405 @@
+/**
+ * The daemon: one long-running trading process, live or paper. Start-up order matters and is:
+ *   store -> ops observers -> login -> instruments -> strategies -> engine.start() (load state,
+ *   reconcile with the broker's order book, trades and positions by `remarks` tag; unknown orders
+ *   are adopted or flagged) -> only then market data and the control API's write commands.
+ * Stop (signal, `--duration`, fatal error) is the reverse: ticks stop, the shutdown action runs
+ * (none / cancel open orders / flatten), the engine persists and lets in-flight writes finish,
+ * sockets close, the recording is flushed, the store closes.
+ *
+ * Every bus event passes through cheap synchronous observers (metrics, session stats, health,
+ * alerts, terminal display, JSONL recorder); none of them can block the tick path.
+ */
+import type { Subscription } from 'rxjs';
+import type { Clock, TimerHandle } from '../core/clock.js';
+import type { Event, TickEvent } from '../core/events.js';
+import { describeError } from '../core/errors.js';
+import { InstrumentTable } from '../core/instruments.js';
+import type { Logger } from '../core/log.js';
+import type { Store } from '../core/store.js';
+import { formatIst, istDate, istDateTime } from '../core/time.js';
+import { createStore } from '../adapters/redis/create-store.js';
+import { RedisStore } from '../adapters/redis/store.js';
+import { Alerter, AlertCode } from '../adapters/ops/alerter.js';
+import { DaemonMetrics } from '../adapters/ops/metrics.js';
+import { OpsServer } from '../adapters/ops/server.js';
+import { WebhookNotifier } from '../adapters/ops/webhook.js';
+import { loadOrCreateControlToken } from '../adapters/ops/control-token.js';
+import type { StrategySpec } from '../core/bus/engine-options.js';
+import type { DaemonConfig, ShutdownAction } from './config.js';
+import { HealthTracker } from './health.js';
+import type { BrokerSession, EngineHandle } from './parts.js';
+import { EventRecorder } from './recorder.js';
+import { SessionStats } from './session-stats.js';
+import { StatusDisplay } from './status-display.js';
+import { loadStrategySpecs, type StrategyLookup } from './strategy-loader.js';
+import { symbolIndex } from './symbols.js';
+import { join } from 'node:path';
+
+export const DaemonMode = { LIVE: 'live', PAPER: 'paper' } as const;
+export type DaemonMode = (typeof DaemonMode)[keyof typeof DaemonMode];
+
+export interface EngineFactoryInput {
+  readonly clock: Clock;
+  readonly session: BrokerSession;
+  readonly instruments: InstrumentTable;
+  readonly store: Store;
+  readonly log: Logger;
+  readonly strategies: readonly StrategySpec[];
+  readonly config: DaemonConfig;
+}
+
+export interface DaemonOptions {
+  readonly config: DaemonConfig;
+  /** The config file (named in messages; strategy module paths resolve against its folder). */
+  readonly source: string;
+  readonly baseDir: string;
+  readonly mode: DaemonMode;
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly session: BrokerSession;
+  readonly strategies: StrategyLookup;
+  readonly knownStrategies?: () => readonly string[];
+  readonly createEngine: (input: EngineFactoryInput) => Promise<EngineHandle>;
+  /** Store to use instead of the config's URL (tests share one across restarts). */
+  readonly store?: Store;
+  /** Where the status display writes (default stdout); null: no display. */
+  readonly out?: NodeJS.WritableStream | null;
+  /** Label of the status line, e.g. `paper x60`. */
+  readonly label?: string;
+  /** Whether the market is open at a time (health: stale ticks). */
+  readonly marketOpen?: (ts: number) => boolean;
+}
+
+export type DaemonState = 'new' | 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
+
+export class Daemon {
+  readonly metrics = new DaemonMetrics();
+  readonly stats = new SessionStats();
+  readonly health: HealthTracker;
+  readonly alerter: Alerter;
+  private readonly o: DaemonOptions;
+  private readonly log: Logger;
+  private store: Store | undefined;
+  private ownsStore = false;
+  private engine: EngineHandle | undefined;
+  private recorder: EventRecorder | undefined;
+  private display: StatusDisplay | undefined;
+  private ops: OpsServer | undefined;
+  private feedSub: Subscription | undefined;
+  private sessionTimer: TimerHandle | undefined;
+  private statsTimer: NodeJS.Timeout | undefined;
+  private stateValue: DaemonState = 'new';
+  private stopping: Promise<void> | undefined;
+  private tickStart: number | undefined;
+  private readonly timedTags = new Set<string>();
+  private lastBrokerStats = { rateLimited: 0, serverErrors: 0, reconnects: 0 };
+  private offReconnect: (() => void) | undefined;
+  private opsPort: number | undefined;
+  private readonly stoppedPromise: Promise<void>;
+  private resolveStopped!: () => void;
+
+  constructor(options: DaemonOptions) {
+    this.o = options;
+    this.log = options.log;
+    const c = options.config;
+    this.health = new HealthTracker({
+      clock: options.clock,
+      ...(options.marketOpen ? { marketOpen: options.marketOpen } : {}),
+      storeState: () => (this.store instanceof RedisStore ? this.store.connectionState : 'ready'),
+      extra: () => ({ mode: options.mode, daemon: this.stateValue }),
+    });
+    this.alerter = new Alerter({
+      clock: options.clock,
+      log: options.log,
+      disconnectAlertMs: c.alerts.disconnectAfterSeconds * 1000,
+      ...(c.alerts.webhook ? { webhook: new WebhookNotifier({ url: c.alerts.webhook, log: options.log }) } : {}),
+      publish: (a) => (this.engine ? this.engine.bus.publish(a) : this.alerter.observe(a)),
+    });
+    this.stoppedPromise = new Promise((r) => (this.resolveStopped = r));
+  }
+
+  get state(): DaemonState {
+    return this.stateValue;
+  }
+
+  /** Resolves once the daemon has stopped (by `stop`, a signal handler or a fatal error). */
+  get stopped(): Promise<void> {
+    return this.stoppedPromise;
+  }
+
+  /** Port of the ops endpoint, once started. */
+  get port(): number | undefined {
+    return this.opsPort;
+  }
+
+  get engineHandle(): EngineHandle | undefined {
+    return this.engine;
+  }
+
+  async start(): Promise<void> {
+    if (this.stateValue !== 'new') throw new Error(`daemon: start() called in state ${this.stateValue}`);
+    this.stateValue = 'starting';
+    const { config: c, clock, session } = this.o;
+    try {
+      this.store = this.o.store ?? createStore(c.store, { prefix: c.storePrefix, log: this.log });
+      this.ownsStore = this.o.store === undefined;
+      if (this.store instanceof RedisStore) {
+        // State is needed for reconciliation: refuse to start blind rather than double an order.
+        await this.store.ready(10_000);
+      }
+      if (c.recording.enabled) {
+        this.recorder = new EventRecorder({ dir: c.recording.dir ?? join(c.stateDir, 'recordings'), log: this.log });
+      }
+
+      await session.login();
+      const list = await session.instruments();
+      const table = new InstrumentTable(list);
+      this.log.info({ instruments: table.size }, 'daemon: instrument master loaded');
+      const specs = await loadStrategySpecs(c.strategies, {
+        lookup: this.o.strategies,
+        symbols: symbolIndex(list),
+        baseDir: this.o.baseDir,
+        source: this.o.source,
+        ...(this.o.knownStrategies ? { known: this.o.knownStrategies } : {}),
+      });
+
+      const engine = await this.o.createEngine({ clock, session, instruments: table, store: this.store, log: this.log, strategies: specs, config: c });
+      this.engine = engine;
+      this.attachObservers(engine, table);
+
+      await engine.start();
+      this.health.markReconciled();
+      this.health.setTradingState(engine.tradingState());
+      this.log.info({ tradingState: engine.tradingState() }, 'daemon: state loaded and reconciled with the broker');
+
+      if (this.store instanceof RedisStore) {
+        this.offReconnect = this.store.onReconnect(() => {
+          this.metrics.reconnects.inc({ connection: 'store' });
+          // The server may have restarted empty: write everything we hold again.
+          engine.persist().catch((e: unknown) => this.log.error({ err: e }, 'daemon: re-persisting state after a store reconnect failed'));
+        });
+      }
+
+      this.feedSub = session.feed.events$.subscribe({
+        next: (e) => (e.type === 'tick' ? this.onTick(e) : engine.bus.publish(e)),
+        error: (e: unknown) => this.log.error({ err: e }, 'daemon: market data feed failed'),
+      });
+      await session.feed.subscribe(engine.instruments);
+      this.log.info({ instruments: engine.instruments.length }, 'daemon: subscribed to market data');
+
+      if (c.ops.enabled) await this.startOps();
+      this.scheduleSessionEnd();
+      this.statsTimer = setInterval(() => this.pollBrokerStats(), 1000);
+      this.statsTimer.unref();
+      this.display?.start();
+      this.stateValue = 'running';
+      engine.bus.publish({ type: 'lifecycle', ts: clock.now(), phase: 'started', source: 'daemon', detail: this.o.mode });
+    } catch (e) {
+      this.stateValue = 'failed';
+      await this.teardown().catch((err: unknown) => this.log.error({ err }, 'daemon: cleanup after a failed start also failed'));
+      this.resolveStopped();
+      throw e;
+    }
+  }
+
+  /** Clean stop; `action` overrides the configured shutdown action. Idempotent. */
+  stop(reason = 'stop requested', action?: ShutdownAction): Promise<void> {
+    this.stopping ??= this.doStop(reason, action ?? this.o.config.shutdown.onStop);
+    return this.stopping;
+  }
+
+  private async doStop(reason: string, action: ShutdownAction): Promise<void> {
+    if (this.stateValue === 'new' || this.stateValue === 'stopped' || this.stateValue === 'failed') {
+      this.stateValue = 'stopped';
+      this.resolveStopped();
+      return;
+    }
+    this.stateValue = 'stopping';
+    const timeoutMs = this.o.config.shutdown.timeoutSeconds * 1000;
+    this.log.info({ reason, action }, 'daemon: stopping');
+    const engine = this.engine;
+    try {
+      engine?.bus.publish({ type: 'lifecycle', ts: this.o.clock.now(), phase: 'stopping', source: 'daemon', detail: reason });
+      this.sessionTimer?.cancel();
+      // No new ticks: strategies stop deciding while the shutdown action runs.
+      this.feedSub?.unsubscribe();
+      this.feedSub = undefined;
+      if (engine) await this.runAction(engine, action, `shutdown: ${reason}`, timeoutMs);
+      await engine?.stop();
+      engine?.bus.publish({ type: 'lifecycle', ts: this.o.clock.now(), phase: 'stopped', source: 'daemon', detail: reason });
+    } catch (e) {
+      this.log.error({ err: e }, 'daemon: error while stopping; state was persisted as far as possible');
+      this.alerter.raise('critical', AlertCode.SHUTDOWN_INCOMPLETE, `shutdown incomplete: ${describeError(e)}`);
+    } finally {
+      await this.teardown();
+      this.stateValue = 'stopped';
+      this.resolveStopped();
+      this.log.info('daemon: stopped');
+    }
+  }
+
+  private async runAction(engine: EngineHandle, action: ShutdownAction, reason: string, timeoutMs: number): Promise<void> {
+    if (action === 'cancel') await engine.cancelAll(reason, timeoutMs);
+    else if (action === 'flatten') await engine.flatten(reason, timeoutMs);
+  }
+
+  private async teardown(): Promise<void> {
+    clearInterval(this.statsTimer);
+    this.sessionTimer?.cancel();
+    this.feedSub?.unsubscribe();
+    this.offReconnect?.();
+    this.display?.stop();
+    const steps: Array<[string, () => Promise<void> | undefined]> = [
+      ['ops endpoint', () => this.ops?.stop()],
+      ['broker session', () => this.o.session.close()],
+      ['alerts', () => this.alerter.stop()],
+      ['recording', () => this.recorder?.stop()],
+      ['store', () => (this.ownsStore ? this.store?.close() : undefined)],
+    ];
+    for (const [what, step] of steps) {
+      try {
+        await step();
+      } catch (e) {
+        this.log.error({ err: e }, `daemon: closing the ${what} failed`);
+      }
+    }
+  }
+
+  private onTick(t: TickEvent): void {
+    const engine = this.engine;
+    if (!engine) return;
+    this.tickStart = performance.now();
+    try {
+      engine.publishTick(t);
+    } finally {
+      this.tickStart = undefined;
+    }
+  }
+
+  private attachObservers(engine: EngineHandle, table: InstrumentTable): void {
+    const c = this.o.config;
+    if (this.o.out !== null) {
+      const label = this.o.label ?? this.o.mode;
+      this.display = new StatusDisplay({
+        stats: this.stats,
+        clock: this.o.clock,
+        label,
+        intervalMs: c.statusIntervalMs,
+        ...(this.o.out ? { out: this.o.out } : {}),
+        nameOf: (id) => table.get(id)?.tradingSymbol ?? id,
+        extra: () => {
+          const h = this.health.report();
+          const down = Object.entries(h.connections).filter(([, v]) => !v.connected).map(([k]) => k);
+          return `${h.tradingState}${down.length ? ` | DOWN ${down.join(',')}` : ''}`;
+        },
+      });
+    }
+    const recordTicks = c.recording.ticks;
+    const recorder = this.recorder;
+    const display = this.display;
+    engine.bus.onAny((e: Event) => {
+      this.metrics.observe(e);
+      this.stats.observe(e);
+      this.health.observe(e);
+      if (e.type !== 'tick') {
+        this.alerter.observe(e);
+        display?.observe(e);
+        if (e.type === 'order') this.timeOrder(e.order.tag, e.order.status);
+      }
+      if (recorder && (recordTicks || e.type !== 'tick')) recorder.record(e);
+    });
+  }
+
+  /** Tick-to-order latency: from the tick entering the engine to the order it caused being sent. */
+  private timeOrder(tag: string, status: string): void {
+    if (this.tickStart === undefined || status !== 'PENDING_NEW' || this.timedTags.has(tag)) return;
+    this.timedTags.add(tag);
+    if (this.timedTags.size > 10_000) this.timedTags.clear();
+    this.metrics.tickToOrder.observe((performance.now() - this.tickStart) / 1000);
+  }
+
+  private pollBrokerStats(): void {
+    const s = this.o.session.stats();
+    const last = this.lastBrokerStats;
+    if (s.rateLimited > last.rateLimited) this.metrics.rateLimited.inc({ api: 'all' }, s.rateLimited - last.rateLimited);
+    if (s.serverErrors > last.serverErrors) this.metrics.serverErrors.inc({ api: 'all' }, s.serverErrors - last.serverErrors);
+    if (s.reconnects > last.reconnects) this.metrics.reconnects.inc({ connection: 'broker' }, s.reconnects - last.reconnects);
+    this.lastBrokerStats = { rateLimited: s.rateLimited, serverErrors: s.serverErrors, reconnects: s.reconnects };
+  }
+
+  private async startOps(): Promise<void> {
+    const c = this.o.config;
+    const token = c.ops.token ?? loadOrCreateControlToken(c.ops.tokenFile ?? join(c.stateDir, 'ops.token'));
+    this.ops = new OpsServer({
+      host: c.ops.host,
+      port: c.ops.port,
+      token,
+      log: this.log,
+      metrics: this.metrics,
+      health: () => this.health.report(),
+      control: {
+        status: () => this.status(),
+        halt: async (reason) => {
+          this.requireEngine().halt(reason);
+          return this.status();
+        },
+        resume: async () => {
+          this.requireEngine().resume();
+          return this.status();
+        },
+        flatten: async (reason) => {
+          await this.requireEngine().flatten(reason, c.shutdown.timeoutSeconds * 1000);
+          return this.status();
+        },
+      },
+    });
+    this.opsPort = await this.ops.start();
+  }
+
+  /** The `tarang ctl status` answer. */
+  status(): Record<string, unknown> {
+    const s = this.stats.snapshot();
+    const h = this.health.report();
+    return {
+      mode: this.o.mode,
+      daemon: this.stateValue,
+      health: h.status,
+      tradingState: this.engine?.tradingState() ?? h.tradingState,
+      reconciled: h.reconciled,
+      clock: formatIst(this.o.clock.now()),
+      ticks: s.ticks,
+      orders: s.orders,
+      openOrders: s.openOrders,
+      fills: s.fills,
+      denials: s.denials,
+      pnlPaise: s.pnl,
+      positions: s.positions,
+      connections: h.connections,
+      ...(this.engine ? { engine: this.engine.summary() } : {}),
+    };
+  }
+
+  private requireEngine(): EngineHandle {
+    if (!this.engine || this.stateValue !== 'running') throw new Error(`daemon is ${this.stateValue}, not running`);
+    return this.engine;
+  }
+
+  /** At the configured session end: run the configured action once (then keep running, halted or not). */
+  private scheduleSessionEnd(): void {
+    const c = this.o.config.shutdown;
+    if (c.atSessionEnd === 'none') return;
+    const now = this.o.clock.now();
+    let at = istDateTime(istDate(now), c.sessionEnd);
+    if (at <= now) at = istDateTime(istDate(now + 86_400_000), c.sessionEnd);
+    this.sessionTimer = this.o.clock.setTimeout(() => {
+      const engine = this.engine;
+      if (!engine || this.stateValue !== 'running') return;
+      this.log.info({ action: c.atSessionEnd }, 'daemon: session end');
+      engine.bus.publish({ type: 'lifecycle', ts: this.o.clock.now(), phase: 'session_close', source: 'daemon', detail: c.atSessionEnd });
+      void this.runAction(engine, c.atSessionEnd, 'session end', c.timeoutSeconds * 1000)
+        .then(() => this.scheduleSessionEnd())
+        .catch((e: unknown) => this.log.error({ err: e }, 'daemon: session-end action failed'));
+    }, at - now);
+  }
+}

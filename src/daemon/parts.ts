@@ -1,0 +1,64 @@
+/**
+ * The seams between the daemon and the parts other areas build. The daemon codes against these
+ * narrow interfaces; `broker-session.ts` and `engine-handle.ts` adapt the concrete broker adapter
+ * (src/adapters/broker) and engine (src/core/bus, src/adapters/execution) to them. Tests can drive
+ * the daemon through the same seams.
+ */
+import type { Observable } from 'rxjs';
+import type { EventBus } from '../core/bus/event-bus.js';
+import type { LifecycleEvent, TickEvent } from '../core/events.js';
+import type { Instrument } from '../core/instruments.js';
+import type { ExecutionVenue } from '../adapters/execution/venue.js';
+
+/** Market data: decoded ticks plus the feed's connection changes, for the instruments asked for. */
+export interface MarketFeed {
+  readonly events$: Observable<TickEvent | LifecycleEvent>;
+  subscribe(instruments: readonly string[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Counters the daemon turns into metrics. */
+export interface BrokerStats {
+  readonly requests: number;
+  readonly rateLimited: number;
+  readonly serverErrors: number;
+  readonly tokenRenewals: number;
+  readonly reconnects: number;
+}
+
+/** A logged-in connection to a broker (real or the simulator). */
+export interface BrokerSession {
+  readonly venue: ExecutionVenue;
+  readonly feed: MarketFeed;
+  /** Obtains a token (generating one with TOTP when configured). */
+  login(): Promise<void>;
+  /** The instrument master (equity, F&O, indices). */
+  instruments(): Promise<readonly Instrument[]>;
+  stats(): BrokerStats;
+  /** Closes sockets and pools; in-flight requests finish first. */
+  close(): Promise<void>;
+}
+
+/** What the daemon needs from the engine. */
+export interface EngineHandle {
+  readonly bus: EventBus;
+  /** Scrip codes the strategies need ticks for. */
+  readonly instruments: readonly string[];
+  /** Loads persisted state, reconciles with the venue (order book, trades, positions), starts strategies. */
+  start(): Promise<void>;
+  publishTick(tick: TickEvent): void;
+  /** Trading state: active | reducing | halted. */
+  tradingState(): string;
+  halt(reason: string): void;
+  resume(): void;
+  /** Cancels every open order of ours; resolves when they are terminal or the timeout passes. */
+  cancelAll(reason: string, timeoutMs: number): Promise<void>;
+  /** Cancels every open order and closes every position at market; resolves when done or at the timeout. */
+  flatten(reason: string, timeoutMs: number): Promise<void>;
+  /** Re-writes all state to the store (after the store lost it, e.g. a Redis restart). */
+  persist(): Promise<void>;
+  /** Stops strategies, persists state; in-flight writes finish. */
+  stop(): Promise<void>;
+  /** A JSON summary for `tarang ctl status`. */
+  summary(): Record<string, unknown>;
+}
