@@ -5,27 +5,110 @@
  * expired ones are generated per (underlying, expiry) on demand, since five years of weekly index
  * chains are millions of rows.
  */
+import type { Exchange } from '../../../core/enums.js';
 import type { Instrument } from '../../../core/instruments.js';
 import { InstrumentTable } from '../../../core/instruments.js';
 import type { Paise } from '../../../core/money.js';
+import { roundToTick } from '../../../core/money.js';
+import { addDays, istMidnight } from '../../../core/time.js';
+import type { ExpiryDate } from './expiry-calendar.js';
+import { eraAt, expirySeries } from './expiry-calendar.js';
+import { generateEquityNames } from './equity-names.js';
+import { renderMasterCsv } from './master-csv.js';
+import type { PathSpec } from './price-paths.js';
+import { PATH_START, PricePaths } from './price-paths.js';
+import type { Era, ExpiryRule } from './reference-data.js';
+import {
+  ANCHOR_DATE,
+  FNO_STOCKS,
+  INDEX_TICK,
+  INDICES,
+  KNOWN_EQUITIES,
+  OPTION_TICK,
+  PRICE_BAND_TICKS,
+  STOCK_EXPIRIES,
+  STOCK_HALF_WIDTH,
+} from './reference-data.js';
+import { Rng, hashUnit } from './rng.js';
+import { futureSymbol, optionSymbol } from './trading-symbol.js';
 import type { Contract, MasterSource, TradingCalendar, Underlying, UniverseOptions } from './types.js';
+
+const DEFAULT_NSE_EQUITIES = 2400;
+const DEFAULT_BSE_EQUITIES = 1000;
+const DEFAULT_HISTORY_YEARS = 5;
+/** Contracts listed at once: nearest weeklies, serial monthlies (futures on these only). */
+const LISTED_WEEKLIES = 4;
+const LISTED_MONTHLIES = 3;
+/** Days before expiry a contract starts trading (its ladder is centred on that day's close). */
+const LISTING_DAYS = { W: 35, M: 100, Q: 370 } as const;
+/** First security ids of current contracts, per derivatives segment. */
+const FIRST_NFO_ID = 35001;
+const FIRST_BFO_ID = 800001;
+const NICE_STEPS = [0.5, 1, 2.5, 5, 10, 20, 50, 100, 250, 500, 1000];
+const CHAIN_CACHE_LIMIT = 400;
+
+/** Everything the universe knows about one derivative underlying. */
+interface UnderlyingEntry {
+  readonly info: Underlying;
+  readonly pathKey: string;
+  readonly path: PathSpec;
+  readonly expiryRules: readonly Era<ExpiryRule>[];
+  readonly lots: readonly Era<number>[];
+  readonly halfWidth: number;
+  readonly futureTick: Paise;
+  readonly quarterlies: number;
+  /** Strike step in rupees at a price level. */
+  readonly stepAt: (price: number) => number;
+  readonly current: readonly ExpiryDate[];
+  readonly expired: readonly ExpiryDate[];
+}
+
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
 export class Universe {
   readonly seed: number;
   readonly today: string;
   readonly calendar: TradingCalendar;
+  /** First expiry date kept in the expired history. */
+  readonly historyStart: string;
   /** Every current instrument (indices, equities, unexpired contracts) by scrip code. */
-  readonly table: InstrumentTable;
+  readonly table = new InstrumentTable();
+  readonly paths: PricePaths;
+
+  private readonly all: Instrument[] = [];
+  private readonly entries = new Map<string, UnderlyingEntry>();
+  private readonly entryByScrip = new Map<string, UnderlyingEntry>();
+  private readonly pathByScrip = new Map<string, { key: string; spec: PathSpec }>();
+  private readonly currentChains = new Map<string, readonly Contract[]>();
+  private readonly contractByScrip = new Map<string, Contract>();
+  private readonly currentBySymbol = new Map<string, Contract>();
+  private readonly expiredCache = new Map<string, readonly Contract[]>();
+  private readonly csvCache = new Map<MasterSource, string>();
+  private readonly seriesCache = new Map<readonly Era<ExpiryRule>[], ExpiryDate[]>();
 
   private constructor(options: UniverseOptions) {
     this.seed = options.seed;
     this.today = options.today;
     this.calendar = options.calendar;
-    this.table = new InstrumentTable();
+    this.paths = new PricePaths(options.seed);
+    const years = options.historyYears ?? DEFAULT_HISTORY_YEARS;
+    this.historyStart = addDays(`${Number(options.today.slice(0, 4)) - years}${options.today.slice(4)}`, 0);
+    if (this.historyStart < PATH_START) throw new RangeError(`Universe: history before ${PATH_START} is not simulated (today ${options.today}, historyYears ${years})`);
+    this.buildIndices();
+    const stocks = this.buildEquities(options.nseEquities ?? DEFAULT_NSE_EQUITIES, options.bseEquities ?? DEFAULT_BSE_EQUITIES);
+    this.buildDerivativeUnderlyings(stocks);
+    this.materialiseCurrentContracts();
   }
 
   /** Builds the universe. Throws RangeError on invalid options (bad date, negative counts). */
   static build(options: UniverseOptions): Universe {
+    if (!Number.isSafeInteger(options.seed)) throw new RangeError(`Universe: seed must be an integer, got ${options.seed}`);
+    if (!DATE_RE.test(options.today)) throw new RangeError(`Universe: today must be YYYY-MM-DD, got ${JSON.stringify(options.today)}`);
+    istMidnight(options.today); // rejects impossible dates
+    for (const k of ['nseEquities', 'bseEquities', 'historyYears'] as const) {
+      const v = options[k];
+      if (v !== undefined && (!Number.isSafeInteger(v) || v < 0)) throw new RangeError(`Universe: ${k} must be a non-negative integer, got ${v}`);
+    }
     return new Universe(options);
   }
 
@@ -36,56 +119,450 @@ export class Universe {
 
   /** All current instruments: indices, equities, unexpired contracts. */
   instruments(): readonly Instrument[] {
-    throw new Error('not implemented');
+    return this.all;
   }
 
   /** Every derivative underlying (indices first, then stocks). */
   underlyings(): readonly Underlying[] {
-    throw new Error('not implemented');
+    return [...this.entries.values()].map((e) => e.info);
   }
 
   /** The underlying named by its base symbol (case-sensitive, as the exchange spells it). */
-  underlying(_symbol: string): Underlying | undefined {
-    throw new Error('not implemented');
+  underlying(symbol: string): Underlying | undefined {
+    return this.entries.get(symbol)?.info;
   }
 
   /** The underlying whose index or cash-equity instrument has this scrip code (`NIDX_13`, `NSE_2885`). */
-  underlyingOf(_scripCode: string): Underlying | undefined {
-    throw new Error('not implemented');
+  underlyingOf(scripCode: string): Underlying | undefined {
+    return this.entryByScrip.get(scripCode)?.info;
   }
 
   /** Upcoming expiries (>= today) of an underlying, ascending. */
-  currentExpiries(_symbol: string): readonly string[] {
-    throw new Error('not implemented');
+  currentExpiries(symbol: string): readonly string[] {
+    return this.entries.get(symbol)?.current.map((e) => e.date) ?? [];
   }
 
   /** Expiries before today, within the history window, ascending. */
-  expiredExpiries(_symbol: string): readonly string[] {
-    throw new Error('not implemented');
+  expiredExpiries(symbol: string): readonly string[] {
+    return this.entries.get(symbol)?.expired.map((e) => e.date) ?? [];
   }
 
   /** The full chain of one expiry (futures first, then options by strike, CE before PE); [] when none. */
-  contracts(_symbol: string, _expiry: string): readonly Contract[] {
-    throw new Error('not implemented');
+  contracts(symbol: string, expiry: string): readonly Contract[] {
+    const current = this.currentChains.get(`${symbol}|${expiry}`);
+    if (current) return current;
+    const entry = this.entries.get(symbol);
+    const exp = entry?.expired.find((e) => e.date === expiry);
+    if (!entry || !exp) return [];
+    const key = `${symbol}|${expiry}`;
+    const hit = this.expiredCache.get(key);
+    if (hit) return hit;
+    const chain = this.buildChain(entry, exp, exp.kind === 'M');
+    this.expiredCache.set(key, chain);
+    if (this.expiredCache.size > CHAIN_CACHE_LIMIT) {
+      const oldest = this.expiredCache.keys().next().value;
+      if (oldest !== undefined) this.expiredCache.delete(oldest);
+    }
+    return chain;
   }
 
   /** A current or expired contract by its trading symbol. */
-  contractBySymbol(_tradingSymbol: string): Contract | undefined {
-    throw new Error('not implemented');
+  contractBySymbol(tradingSymbol: string): Contract | undefined {
+    const current = this.currentBySymbol.get(tradingSymbol);
+    if (current) return current;
+    // The symbol starts with its underlying's; try the longest matching underlying first.
+    const candidates = [...this.entries.keys()].filter((s) => tradingSymbol.startsWith(s)).sort((a, b) => b.length - a.length);
+    for (const sym of candidates) {
+      const entry = this.entries.get(sym)!;
+      for (const exp of entry.expired) {
+        if (!symbolMayBeOf(tradingSymbol, sym, exp)) continue;
+        const found = this.contracts(sym, exp.date).find((c) => c.tradingSymbol === tradingSymbol);
+        if (found) return found;
+      }
+    }
+    return undefined;
   }
 
   /** The contract behind a current fno instrument's scrip code. */
-  contractOf(_scripCode: string): Contract | undefined {
-    throw new Error('not implemented');
+  contractOf(scripCode: string): Contract | undefined {
+    return this.contractByScrip.get(scripCode);
+  }
+
+  /** The scrip code of a current contract (`NFO_35012`); undefined for expired ones. */
+  scripCodeOf(c: Contract): string | undefined {
+    return c.securityId === undefined ? undefined : `${c.exchange === 'BSE' ? 'BFO' : 'NFO'}_${c.securityId}`;
   }
 
   /** The simulated closing price of an underlying on a date (any calendar date), paise, on its tick. */
-  underlyingClose(_symbol: string, _date: string): Paise {
-    throw new Error('not implemented');
+  underlyingClose(symbol: string, date: string): Paise {
+    const e = this.entries.get(symbol);
+    if (!e) throw new RangeError(`unknown underlying ${symbol}`);
+    return roundToTick(this.paths.close(e.pathKey, e.path, date) * 100, e.info.instrument.tickSize);
+  }
+
+  /** Price-path identity of a cash equity or index (by scrip code), shared by its NSE and BSE rows. */
+  pathOf(scripCode: string): { readonly key: string; readonly spec: PathSpec } | undefined {
+    return this.pathByScrip.get(scripCode);
+  }
+
+  /** Listing date of a contract: its first trading day. */
+  listingDate(c: Contract): string {
+    const e = this.entries.get(c.underlying);
+    if (!e) throw new RangeError(`unknown underlying ${c.underlying}`);
+    return addDays(c.expiry, -listingDays(e, c.expiry));
   }
 
   /** The instrument master CSV of spec 2.3 (header line included, `\n` line ends). */
-  masterCsv(_source: MasterSource): string {
-    throw new Error('not implemented');
+  masterCsv(source: MasterSource): string {
+    let csv = this.csvCache.get(source);
+    if (csv === undefined) {
+      csv = renderMasterCsv(source, this.all, (code) => this.contractByScrip.get(code), (sym) => this.currentExpiries(sym));
+      this.csvCache.set(source, csv);
+    }
+    return csv;
+  }
+
+  // ---- construction -------------------------------------------------------------------------
+
+  private add(i: Instrument, path?: { key: string; spec: PathSpec }): void {
+    if (this.table.get(i.id)) throw new RangeError(`duplicate scrip code ${i.id}`);
+    this.table.add(i);
+    this.all.push(i);
+    if (path) this.pathByScrip.set(i.id, path);
+  }
+
+  private buildIndices(): void {
+    for (const spec of INDICES) {
+      const segment = 'INDEX' as const;
+      const id = `${spec.exchange === 'NSE' ? 'NIDX' : 'BIDX'}_${spec.securityId}`;
+      this.add(
+        {
+          id,
+          exchange: spec.exchange,
+          segment,
+          securityId: spec.securityId,
+          kind: 'INDEX',
+          tradingSymbol: spec.symbol,
+          symbol: spec.symbol,
+          lotSize: 1,
+          tickSize: Math.round(INDEX_TICK * 100),
+          displayName: spec.symbol,
+        },
+        { key: spec.symbol, spec: { price: spec.price, annualVol: spec.annualVol } },
+      );
+    }
+  }
+
+  /** Returns the NSE instruments of the F&O stocks, keyed by symbol. */
+  private buildEquities(nseCount: number, bseCount: number): Map<string, { instrument: Instrument; spec: PathSpec; step: number; lot: number }> {
+    const known = new Map(KNOWN_EQUITIES.map(([sym, nse, bse, name]) => [sym, { nse, bse, name }]));
+    const takenNse = new Set(KNOWN_EQUITIES.map(([, nse]) => Number(nse)));
+    const takenBse = new Set(KNOWN_EQUITIES.map(([, , bse]) => Number(bse)));
+    const nseIds = idSequence(this.seed, 'nse-ids', 1001, 22, takenNse);
+    const bseIds = idSequence(this.seed, 'bse-ids', 500002, 11, takenBse);
+    const fnoSymbols = new Set(FNO_STOCKS.map(([s]) => s));
+    const fnoMeta = new Map<string, { spec: PathSpec; step: number; lot: number }>();
+    const fno = new Map<string, { instrument: Instrument; spec: PathSpec; step: number; lot: number }>();
+
+    interface Listed {
+      symbol: string;
+      name: string;
+      spec: PathSpec;
+      nse: string;
+      bse: string | undefined;
+      series: string;
+    }
+    const listed: Listed[] = [];
+    for (const [symbol, lot, step, price] of FNO_STOCKS) {
+      const k = known.get(symbol);
+      const vol = 0.2 + 0.12 * hashUnit(this.seed, 'vol', symbol) + (price < 100 ? 0.1 : 0);
+      const entry: Listed = {
+        symbol,
+        name: k?.name ?? `${symbol} Ltd`,
+        spec: { price, annualVol: round4(vol) },
+        nse: k?.nse ?? String(nseIds()),
+        bse: k?.bse,
+        series: 'EQ',
+      };
+      listed.push(entry);
+      fnoMeta.set(symbol, { spec: entry.spec, step, lot });
+    }
+    const taken = new Set([...fnoSymbols, ...INDICES.map((i) => i.symbol)]);
+    const generated = generateEquityNames(this.seed, Math.max(0, nseCount - listed.length), taken);
+    for (const g of generated) {
+      const rng = new Rng(this.seed, 'equity', g.symbol);
+      const price = Math.min(60000, Math.max(5, Math.exp(Math.log(300) + 1.1 * rng.normal())));
+      listed.push({
+        symbol: g.symbol,
+        name: g.name,
+        spec: { price: round4(price), annualVol: round4(0.28 + 0.3 * rng.next()) },
+        nse: String(nseIds()),
+        bse: undefined,
+        series: rng.next() < 0.06 ? 'BE' : 'EQ',
+      });
+    }
+    const nseListed = listed.slice(0, nseCount);
+    for (const l of nseListed) {
+      const inst = equityInstrument('NSE', l.nse, l.symbol, l.name, l.spec.price, l.series);
+      this.add(inst, { key: l.symbol, spec: l.spec });
+      const f = fnoMeta.get(l.symbol);
+      if (f) fno.set(l.symbol, { ...f, instrument: inst });
+    }
+    // BSE lists the same companies (the F&O names first, as the most traded), under BSE codes.
+    for (const l of listed.slice(0, bseCount)) {
+      const code = l.bse ?? String(bseIds());
+      this.add(equityInstrument('BSE', code, l.symbol, l.name, l.spec.price, fnoSymbols.has(l.symbol) ? 'A' : 'B'), { key: l.symbol, spec: l.spec });
+    }
+    return fno;
+  }
+
+  private buildDerivativeUnderlyings(stocks: Map<string, { instrument: Instrument; spec: PathSpec; step: number; lot: number }>): void {
+    const to = addDays(this.today, 400);
+    for (const spec of INDICES) {
+      const d = spec.derivatives;
+      if (!d) continue;
+      const instrument = this.table.get(`${spec.exchange === 'NSE' ? 'NIDX' : 'BIDX'}_${spec.securityId}`)!;
+      const path = { price: spec.price, annualVol: spec.annualVol };
+      this.addEntry({
+        info: {
+          symbol: spec.symbol,
+          kind: 'INDEX',
+          exchange: spec.exchange,
+          instrument,
+          optionType: 'OPTIDX',
+          futureType: 'FUTIDX',
+          annualVol: spec.annualVol,
+          referencePrice: Math.round(spec.price * 100),
+        },
+        pathKey: spec.symbol,
+        path,
+        expiryRules: d.expiries,
+        lots: d.lots,
+        halfWidth: d.halfWidth,
+        futureTick: Math.round(d.futureTick * 100),
+        quarterlies: d.quarterlies,
+        stepAt: () => d.strikeStep,
+        ...this.splitExpiries(d.expiries, d.quarterlies, to),
+      });
+    }
+    for (const [symbol, s] of stocks) {
+      this.addEntry({
+        info: {
+          symbol,
+          kind: 'EQUITY',
+          exchange: 'NSE',
+          instrument: s.instrument,
+          optionType: 'OPTSTK',
+          futureType: 'FUTSTK',
+          annualVol: s.spec.annualVol,
+          referencePrice: Math.round(s.spec.price * 100),
+        },
+        pathKey: symbol,
+        path: s.spec,
+        expiryRules: STOCK_EXPIRIES,
+        lots: [{ from: '2000-01-01', value: s.lot }],
+        halfWidth: STOCK_HALF_WIDTH,
+        futureTick: s.instrument.tickSize,
+        quarterlies: 0,
+        // Strike steps scale with the price level, snapped to the exchange's usual steps.
+        stepAt: (price) => nearestNice(s.step * (price / s.spec.price)),
+        ...this.splitExpiries(STOCK_EXPIRIES, 0, to),
+      });
+    }
+  }
+
+  private addEntry(e: UnderlyingEntry): void {
+    this.entries.set(e.info.symbol, e);
+    this.entryByScrip.set(e.info.instrument.id, e);
+  }
+
+  private splitExpiries(rules: readonly Era<ExpiryRule>[], quarterlies: number, to: string): { current: ExpiryDate[]; expired: ExpiryDate[] } {
+    // Stocks share one rule set: compute its series once.
+    let series = this.seriesCache.get(rules);
+    if (!series) {
+      series = expirySeries(rules, this.calendar, this.historyStart, to);
+      this.seriesCache.set(rules, series);
+    }
+    const expired = series.filter((e) => e.date < this.today);
+    const upcoming = series.filter((e) => e.date >= this.today);
+    const weeklies = upcoming.filter((e) => e.kind === 'W').slice(0, LISTED_WEEKLIES);
+    const monthlies = upcoming.filter((e) => e.kind === 'M');
+    const serial = monthlies.slice(0, LISTED_MONTHLIES);
+    const quarterly = monthlies.slice(LISTED_MONTHLIES).filter((e) => isQuarterMonth(e.date)).slice(0, quarterlies);
+    const current = [...weeklies, ...serial, ...quarterly].sort((a, b) => (a.date < b.date ? -1 : 1));
+    return { current, expired };
+  }
+
+  private materialiseCurrentContracts(): void {
+    let nfo = FIRST_NFO_ID;
+    let bfo = FIRST_BFO_ID;
+    for (const entry of this.entries.values()) {
+      for (const exp of entry.current) {
+        const nextId = entry.info.exchange === 'BSE' ? () => String(bfo++) : () => String(nfo++);
+        const chain = this.buildChain(entry, exp, this.hasFuture(entry, exp), nextId);
+        this.currentChains.set(`${entry.info.symbol}|${exp.date}`, chain);
+        for (const c of chain) {
+          const inst = contractInstrument(c);
+          this.add(inst);
+          this.contractByScrip.set(inst.id, c);
+          this.currentBySymbol.set(c.tradingSymbol, c);
+        }
+      }
+    }
+  }
+
+  /** Futures trade on the serial monthlies only (never on weeklies, spec 4.5 rule 2). */
+  private hasFuture(entry: UnderlyingEntry, exp: ExpiryDate): boolean {
+    if (exp.kind !== 'M') return false;
+    const serial = entry.current.filter((e) => e.kind === 'M').slice(0, LISTED_MONTHLIES);
+    return serial.some((e) => e.date === exp.date);
+  }
+
+  /** The contracts of one expiry: the future (when it has one) then CE/PE pairs by strike. */
+  private buildChain(entry: UnderlyingEntry, exp: ExpiryDate, withFuture: boolean, nextId?: () => string): Contract[] {
+    const underlying = entry.info.symbol;
+    const exchange: Exchange = entry.info.exchange;
+    const expiry = exp.date;
+    const expiryKind = exp.kind;
+    const lotSize = eraAt(entry.lots, exp.date) ?? entry.lots[entry.lots.length - 1]!.value;
+    const out: Contract[] = [];
+    if (withFuture) {
+      const tradingSymbol = futureSymbol(underlying, expiry);
+      const instrumentType = entry.info.futureType;
+      const tickSize = entry.futureTick;
+      out.push(nextId
+        ? { underlying, exchange, instrumentType, expiry, expiryKind, strike: null, optionType: null, lotSize, tradingSymbol, tickSize, securityId: nextId() }
+        : { underlying, exchange, instrumentType, expiry, expiryKind, strike: null, optionType: null, lotSize, tradingSymbol, tickSize });
+    }
+    const instrumentType = entry.info.optionType;
+    const tickSize = Math.round(OPTION_TICK * 100);
+    for (const strike of this.strikeLadder(entry, exp)) {
+      for (const optionType of ['CE', 'PE'] as const) {
+        const tradingSymbol = optionSymbol(underlying, exp, strike, optionType);
+        out.push(nextId
+          ? { underlying, exchange, instrumentType, expiry, expiryKind, strike, optionType, lotSize, tradingSymbol, tickSize, securityId: nextId() }
+          : { underlying, exchange, instrumentType, expiry, expiryKind, strike, optionType, lotSize, tradingSymbol, tickSize });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Strikes in paise: `halfWidth` steps either side of the listing-day close, widened (as the
+   * exchanges add strikes) to keep 7% beyond the range the underlying has traded in since listing.
+   */
+  private strikeLadder(entry: UnderlyingEntry, exp: ExpiryDate): Paise[] {
+    const listing = maxDate(addDays(exp.date, -listingDays(entry, exp.date)), PATH_START);
+    const centrePrice = this.paths.close(entry.pathKey, entry.path, listing);
+    const step = entry.stepAt(centrePrice);
+    const stepPaise = Math.round(step * 100);
+    const centre = Math.round(centrePrice / step) * stepPaise;
+    let lo = centre - entry.halfWidth * stepPaise;
+    let hi = centre + entry.halfWidth * stepPaise;
+    const seenTo = minDate(exp.date, addDays(this.today, -1));
+    if (seenTo > listing) {
+      const log = this.paths.logPath(entry.pathKey, entry.path);
+      let min = Number.POSITIVE_INFINITY;
+      let max = 0;
+      for (let i = PricePaths.dayIndex(listing); i <= PricePaths.dayIndex(seenTo); i++) {
+        const p = Math.exp(log[i]!) * 100;
+        if (p < min) min = p;
+        if (p > max) max = p;
+      }
+      for (let n = 0; n < 60 && lo > min * 0.93; n++) lo -= stepPaise;
+      for (let n = 0; n < 60 && hi < max * 1.07; n++) hi += stepPaise;
+    }
+    const out: Paise[] = [];
+    for (let k = lo; k <= hi; k += stepPaise) if (k > 0) out.push(k);
+    return out;
   }
 }
+
+function listingDays(entry: UnderlyingEntry, expiry: string): number {
+  // Weekly vs monthly is known from the series; quarterly months of underlyings with quarterlies list a year ahead.
+  const isWeekly = !entry.current.concat(entry.expired).some((e) => e.date === expiry && e.kind === 'M');
+  if (isWeekly) return LISTING_DAYS.W;
+  return entry.quarterlies > 0 && isQuarterMonth(expiry) ? LISTING_DAYS.Q : LISTING_DAYS.M;
+}
+
+function isQuarterMonth(date: string): boolean {
+  return Number(date.slice(5, 7)) % 3 === 0;
+}
+
+function equityInstrument(exchange: Exchange, securityId: string, symbol: string, name: string, price: number, series: string): Instrument {
+  return {
+    id: `${exchange}_${securityId}`,
+    exchange,
+    segment: 'EQUITY',
+    securityId,
+    kind: 'EQUITY',
+    tradingSymbol: symbol,
+    symbol,
+    lotSize: 1,
+    tickSize: priceBandTick(price),
+    series,
+    displayName: name,
+  };
+}
+
+function contractInstrument(c: Contract): Instrument {
+  const securityId = c.securityId!;
+  const id = `${c.exchange === 'BSE' ? 'BFO' : 'NFO'}_${securityId}`;
+  const displayName = describeContract(c);
+  const common = { id, exchange: c.exchange, segment: 'FNO', securityId, kind: c.instrumentType, tradingSymbol: c.tradingSymbol, symbol: c.underlying } as const;
+  return c.strike !== null && c.optionType !== null
+    ? { ...common, lotSize: c.lotSize, tickSize: c.tickSize, expiry: c.expiry, strike: c.strike, optionType: c.optionType, displayName }
+    : { ...common, lotSize: c.lotSize, tickSize: c.tickSize, expiry: c.expiry, displayName };
+}
+
+/** `NIFTY 24 NOV 2026 24600 CE`, `RELIANCE 24 NOV 2026 FUT`. */
+export function describeContract(c: Contract): string {
+  const [y, m, d] = c.expiry.split('-');
+  const mon = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'][Number(m) - 1];
+  const tail = c.strike === null ? 'FUT' : `${c.strike / 100} ${c.optionType}`;
+  return `${c.underlying} ${d} ${mon} ${y} ${tail}`;
+}
+
+/** The NSE cash tick for a price level (rupees), paise. */
+export function priceBandTick(price: number): Paise {
+  for (const [below, tick] of PRICE_BAND_TICKS) if (price < below) return Math.round(tick * 100);
+  return 500;
+}
+
+function nearestNice(step: number): number {
+  let best = NICE_STEPS[0]!;
+  for (const s of NICE_STEPS) if (Math.abs(Math.log(s / step)) < Math.abs(Math.log(best / step))) best = s;
+  return best;
+}
+
+/** Unique increasing ids with seed-fixed gaps, skipping taken ones (real tokens are not dense). */
+function idSequence(seed: number, key: string, first: number, maxGap: number, taken: Set<number>): () => number {
+  const rng = new Rng(seed, key);
+  let next = first;
+  return () => {
+    while (taken.has(next)) next++;
+    const id = next;
+    taken.add(id);
+    next += 1 + Math.floor(rng.next() * maxGap);
+    return id;
+  };
+}
+
+function symbolMayBeOf(tradingSymbol: string, underlying: string, exp: ExpiryDate): boolean {
+  const yy = exp.date.slice(2, 4);
+  return tradingSymbol.startsWith(underlying + yy);
+}
+
+function round4(x: number): number {
+  return Math.round(x * 10000) / 10000;
+}
+
+function maxDate(a: string, b: string): string {
+  return a > b ? a : b;
+}
+
+function minDate(a: string, b: string): string {
+  return a < b ? a : b;
+}
+
+export { ANCHOR_DATE };
