@@ -90,6 +90,8 @@ export interface OrderSnapshot {
   /** For smart-order legs: the parent's tag and which leg this is. */
   readonly parentTag?: string;
   readonly leg?: 'entry' | 'stopLoss' | 'target';
+  /** Cancel-and-replace: the tag of the order this one replaced (the engine does this near the modification cap). */
+  readonly replaces?: string;
 }
 
 export interface OrderEvent {
@@ -153,6 +155,8 @@ export const DenialCode = {
   UNKNOWN_INSTRUMENT: 'UNKNOWN_INSTRUMENT',
   UNKNOWN_ORDER: 'UNKNOWN_ORDER',
   INVALID_INTENT: 'INVALID_INTENT',
+  /** The strategy is still consuming its warm-up candles, or is paused after an error. */
+  STRATEGY_NOT_READY: 'STRATEGY_NOT_READY',
   /** The venue refused it (after risk passed). */
   VENUE_REJECTED: 'VENUE_REJECTED',
 } as const;

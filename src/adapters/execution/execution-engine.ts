@@ -1,0 +1,592 @@
+/**
+ * Execution: turns approved intents into venue calls and venue answers into order state.
+ *
+ * - Every order carries our client tag (the intent id) in `remarks`; its record exists in the
+ *   order state machine (PENDING_NEW) before the write leaves, and for asynchronous venues the
+ *   tag is journaled in the store (`tags` namespace) before the write, so a crash in between can
+ *   always be reconciled by tag.
+ * - Write outcomes: `accepted` links the venue id; `rejected` ends the order (and publishes a
+ *   `denied` event with VENUE_REJECTED); `unknown` (timeout, lost ack, a thrown error) is never
+ *   retried: the order book is searched for the tag after each delay of `reconcileDelaysMs`, and
+ *   whatever is found is adopted. A place still absent after the last look is declared not done.
+ * - Modifications are counted per order and persisted (`mods` namespace) before the write. From
+ *   the risk config's `replaceAt` on, a modify becomes cancel-and-replace: the old order is
+ *   cancelled, and only once it is final the replacement (remaining quantity, new prices, new tag,
+ *   `replaces` = old tag) is placed — never two live orders for one intent.
+ * - Smart orders go to the venue's smart-order calls when it has them; otherwise the engine
+ *   emulates them (entry first, then the stop-loss and target as an OCO pair). Trailing stops the
+ *   venue ignores are trailed by the engine (see trailing-stop.ts).
+ * - After the stream reconnects, the order book and trades are read again and merged, so nothing
+ *   that happened while it was down is lost.
+ */
+import type { EventBus } from '../../core/bus/event-bus.js';
+import type { Clock } from '../../core/clock.js';
+import { DenialCode, type OrderSnapshot } from '../../core/events.js';
+import { oppositeSide, isTerminalStatus, type OrderType, type Product, type Side } from '../../core/enums.js';
+import { describeError } from '../../core/errors.js';
+import type { CancelIntent, ExitIntent, Intent, ModifyIntent, PlaceIntent, SmartIntent, SmartLegName } from '../../core/intents.js';
+import type { Logger } from '../../core/log.js';
+import { silentLogger } from '../../core/log.js';
+import type { Paise } from '../../core/money.js';
+import type { JsonValue, Store } from '../../core/store.js';
+import type { ExecutionConfig } from './config.js';
+import { legTag, type OrderStateMachine } from './order-state-machine.js';
+import type { Portfolio } from './portfolio.js';
+import { isPromiseLike, type ExecutionVenue, type VenueFill, type VenueFunds, type VenueResult, type VenueUpdate, type WriteOutcome } from './venue.js';
+
+export interface ExecutionEngineOptions {
+  readonly clock: Clock;
+  readonly bus: EventBus;
+  readonly venue: ExecutionVenue;
+  readonly orders: OrderStateMachine;
+  readonly portfolio: Portfolio;
+  readonly config: ExecutionConfig;
+  /** From the risk config: the venue's cap and where replacement starts. */
+  readonly maxModifications: number;
+  readonly replaceAt: number;
+  /** Mints a fresh client tag (for replacements, exits over several products, emulated legs). */
+  readonly newTag: () => string;
+  /** Margin an order blocks (the risk engine's model), for the local funds reservation. */
+  readonly marginOf?: (instrument: string, side: Side, qty: number, price: Paise, product: Product) => Paise;
+  readonly store?: Store;
+  readonly log?: Logger;
+}
+
+type WriteKind = 'place' | 'modify' | 'cancel';
+
+interface PendingReplace {
+  readonly strategyId: string;
+  readonly qty: number;
+  readonly limitPrice: Paise | undefined;
+  readonly triggerPrice: Paise | undefined;
+  readonly newTag: string;
+}
+
+/** A smart order emulated by the engine (venue without smart orders). */
+interface EmulatedSmart {
+  readonly intent: SmartIntent;
+  legsPlaced: boolean;
+}
+
+export class ExecutionEngine {
+  private readonly clock: Clock;
+  private readonly bus: EventBus;
+  private readonly venue: ExecutionVenue;
+  private readonly orders: OrderStateMachine;
+  private readonly portfolio: Portfolio;
+  private readonly cfg: ExecutionConfig;
+  private readonly store: Store | undefined;
+  private readonly log: Logger;
+  private readonly newTag: () => string;
+  private readonly replaceAt: number;
+  private readonly marginOf: (instrument: string, side: Side, qty: number, price: Paise, product: Product) => Paise;
+  /** Intents by the tag of the order they created (for VENUE_REJECTED denials). */
+  private readonly intents = new Map<string, Intent>();
+  private readonly pendingCancel = new Set<string>();
+  private readonly pendingReplace = new Map<string, PendingReplace>();
+  private readonly smartTags = new Set<string>();
+  private readonly emulated = new Map<string, EmulatedSmart>();
+  private gapTimer: { cancel(): void } | undefined;
+  private fundsTimer: { cancel(): void } | undefined;
+  private funds: { available: Paise; at: number } | undefined;
+  private reservedSinceFunds: Paise = 0;
+  private lastFundsRead = -Infinity;
+  /** Writes whose answer is still outstanding (for a clean stop). */
+  private inflight = 0;
+  private idleWaiters: Array<() => void> = [];
+
+  constructor(options: ExecutionEngineOptions) {
+    this.clock = options.clock;
+    this.bus = options.bus;
+    this.venue = options.venue;
+    this.orders = options.orders;
+    this.portfolio = options.portfolio;
+    this.cfg = options.config;
+    this.store = options.store;
+    this.log = options.log ?? silentLogger();
+    this.newTag = options.newTag;
+    this.marginOf = options.marginOf ?? ((_i, _s, qty, price) => qty * price);
+    this.replaceAt = Math.min(options.replaceAt, options.maxModifications, options.venue.capabilities.maxModifications);
+    // Cancel-and-replace fires when the order being replaced reaches a final state.
+    this.bus.on('order', (e) => this.onOrderEvent(e.order));
+  }
+
+  /** Funds available for new orders: the venue's last figure less what we placed since. */
+  availableFunds(): Paise | undefined {
+    return this.funds ? this.funds.available - this.reservedSinceFunds : undefined;
+  }
+
+  /** Carries out an approved intent. Never throws for venue trouble; outcomes arrive as events. */
+  execute(intent: Intent): void {
+    switch (intent.kind) {
+      case 'place':
+        return this.place(intent);
+      case 'modify':
+        return this.modify(intent);
+      case 'cancel':
+        return this.cancel(intent);
+      case 'smart':
+        return this.smart(intent);
+      case 'exit':
+        return this.exit(intent);
+    }
+  }
+
+  /** Merges one venue update (the engine subscribes this to `venue.updates`). */
+  onVenueUpdate(u: VenueUpdate): void {
+    switch (u.kind) {
+      case 'order':
+        this.orders.applyState(u.order);
+        this.armGapCheck();
+        return;
+      case 'fill':
+        this.orders.applyFill(u.fill);
+        this.afterFill();
+        return;
+      case 'position':
+        return; // the portfolio is built from fills; venue positions are for reconciliation
+      case 'connection':
+        this.bus.publish({ type: 'lifecycle', ts: u.ts, phase: u.connected ? 'connected' : 'disconnected', source: `venue:${this.venue.name}`, ...(u.detail ? { detail: u.detail } : {}) });
+        if (u.connected) void this.resync('reconnected');
+        return;
+    }
+  }
+
+  /**
+   * Reads the order book and trades and merges them: at start (after a restart) and after every
+   * reconnect. Orders with our tag that we do not know are adopted through the state machine's
+   * `onUnknownTagged`; untagged foreign orders are left alone.
+   */
+  async resync(reason: string): Promise<void> {
+    try {
+      const book = await this.value(this.venue.orderBook());
+      for (const s of book) this.orders.applyState(s);
+      const trades = await this.value(this.venue.trades());
+      for (const f of trades) this.orders.applyFill(f);
+      await this.refreshFunds();
+      this.armGapCheck();
+      this.bus.publish({ type: 'lifecycle', ts: this.clock.now(), phase: 'reconciled', source: 'execution', detail: `${reason}: ${book.length} orders, ${trades.length} trades` });
+    } catch (err) {
+      this.log.error({ err, reason }, 'execution: resync with the venue failed; will try again on the next reconnect');
+      this.bus.publish({ type: 'alert', ts: this.clock.now(), level: 'warn', code: 'RESYNC_FAILED', message: `could not read the order book (${describeError(err)})` });
+    }
+  }
+
+  /** Reads funds from the venue now (synchronously when the venue answers with a value). */
+  refreshFunds(): void | Promise<void> {
+    const failed = (err: unknown): void => this.log.warn({ err }, 'execution: could not read funds; keeping the last figure');
+    const apply = (f: VenueFunds): void => {
+      this.funds = { available: f.available, at: this.clock.now() };
+      this.reservedSinceFunds = 0;
+      this.lastFundsRead = this.clock.now();
+    };
+    let r: VenueResult<VenueFunds>;
+    try {
+      r = this.venue.funds();
+    } catch (err) {
+      return failed(err);
+    }
+    if (isPromiseLike(r)) return r.then(apply, failed);
+    apply(r);
+  }
+
+  /** Resolves when no write is waiting for its answer. */
+  idle(): Promise<void> {
+    if (this.inflight === 0) return Promise.resolve();
+    return new Promise((r) => this.idleWaiters.push(r));
+  }
+
+  /** Cancels every working order (all strategies, or one). */
+  cancelAll(strategyId?: string): void {
+    for (const o of this.orders.openOrders(strategyId)) {
+      if (o.leg && o.leg !== 'entry' && o.parentTag && this.smartTags.has(o.parentTag)) continue; // legs go with the parent
+      this.cancelOrder(o);
+    }
+  }
+
+  /** Flattens every account position at market (kill switch, shutdown). */
+  flattenAll(owner = 'risk'): void {
+    this.cancelAll();
+    for (const p of this.portfolio.positions()) {
+      if (p.netQty === 0) continue;
+      const tag = this.newTag();
+      this.place({ kind: 'place', id: tag, strategyId: owner, instrument: p.instrument, side: p.netQty > 0 ? 'SELL' : 'BUY', qty: Math.abs(p.netQty), orderType: 'MARKET', validity: 'DAY', product: p.product });
+    }
+  }
+
+  close(): void {
+    this.gapTimer?.cancel();
+    this.fundsTimer?.cancel();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private place(i: PlaceIntent, replaces?: string): void {
+    this.intents.set(i.id, i);
+    this.orders.create({
+      tag: i.id, strategyId: i.strategyId, instrument: i.instrument, side: i.side, qty: i.qty, orderType: i.orderType,
+      product: i.product, validity: i.validity, limitPrice: i.limitPrice, triggerPrice: i.triggerPrice, ...(replaces ? { replaces } : {}),
+    });
+    this.reserve(i.instrument, i.side, i.qty, i.limitPrice ?? i.triggerPrice ?? this.portfolio.lastPrice(i.instrument), i.product);
+    const req = {
+      tag: i.id, instrument: i.instrument, side: i.side, qty: i.qty, orderType: i.orderType, validity: i.validity, product: i.product,
+      isAmo: i.isAmo ?? false,
+      ...(i.limitPrice !== undefined ? { limitPrice: i.limitPrice } : {}),
+      ...(i.triggerPrice !== undefined ? { triggerPrice: i.triggerPrice } : {}),
+    };
+    this.write(i.id, 'place', { tag: i.id, strategyId: i.strategyId, instrument: i.instrument, side: i.side, qty: i.qty }, () => this.venue.place(req));
+  }
+
+  private smart(i: SmartIntent): void {
+    this.intents.set(i.id, i);
+    const legSide = oppositeSide(i.side);
+    const entryType: OrderType = i.entryType === 'TRIGGER' ? 'STOP_LOSS' : i.entryType;
+    const entryLimit = i.entryType === 'TRIGGER' ? i.triggerLimitPrice : i.limitPrice;
+    const entryTrigger = i.entryType === 'TRIGGER' ? i.triggerPrice : undefined;
+    const base = { strategyId: i.strategyId, instrument: i.instrument, qty: i.qty, product: i.product, validity: i.validity };
+    if (!this.venue.capabilities.smartOrders) {
+      // Emulated: a plain entry now, the OCO legs once it fills.
+      this.emulated.set(i.id, { intent: i, legsPlaced: false });
+      this.place({ kind: 'place', id: i.id, strategyId: i.strategyId, instrument: i.instrument, side: i.side, qty: i.qty, orderType: entryType, validity: i.validity, product: i.product, ...(entryLimit !== undefined ? { limitPrice: entryLimit } : {}), ...(entryTrigger !== undefined ? { triggerPrice: entryTrigger } : {}) });
+      return;
+    }
+    this.smartTags.add(i.id);
+    this.orders.create({ ...base, tag: i.id, side: i.side, orderType: entryType, limitPrice: entryLimit, triggerPrice: entryTrigger, leg: 'entry' });
+    if (i.stopLoss) this.orders.create({ ...base, tag: legTag(i.id, 'stopLoss'), side: legSide, orderType: 'STOP_LOSS', triggerPrice: i.stopLoss.triggerPrice, limitPrice: i.stopLoss.limitPrice, parentTag: i.id, leg: 'stopLoss' });
+    if (i.target) this.orders.create({ ...base, tag: legTag(i.id, 'target'), side: legSide, orderType: 'LIMIT', triggerPrice: i.target.triggerPrice, limitPrice: i.target.limitPrice ?? i.target.triggerPrice, parentTag: i.id, leg: 'target' });
+    this.reserve(i.instrument, i.side, i.qty, entryLimit ?? entryTrigger ?? this.portfolio.lastPrice(i.instrument), i.product);
+    const native = this.venue.capabilities.trailingStop && i.trailingStep !== undefined;
+    const req = {
+      tag: i.id, instrument: i.instrument, side: i.side, qty: i.qty, entryType: i.entryType, validity: i.validity, product: i.product,
+      ...(i.limitPrice !== undefined ? { limitPrice: i.limitPrice } : {}),
+      ...(i.triggerPrice !== undefined ? { triggerPrice: i.triggerPrice } : {}),
+      ...(i.triggerLimitPrice !== undefined ? { triggerLimitPrice: i.triggerLimitPrice } : {}),
+      ...(i.stopLoss ? { stopLoss: i.stopLoss } : {}),
+      ...(i.target ? { target: i.target } : {}),
+      ...(native ? { trailingStep: i.trailingStep } : {}),
+    };
+    this.write(i.id, 'place', { tag: i.id, strategyId: i.strategyId, instrument: i.instrument, side: i.side, qty: i.qty, smart: true }, () => this.venue.placeSmart(req));
+  }
+
+  private modify(i: ModifyIntent): void {
+    const target = this.resolveTarget(i.target, i.leg);
+    if (!target) return this.deny(i, DenialCode.UNKNOWN_ORDER, `no working order ${i.target}${i.leg ? ` (${i.leg})` : ''}`);
+    if (isTerminalStatus(target.status)) return this.deny(i, DenialCode.UNKNOWN_ORDER, `order ${target.tag} is already ${target.status}`);
+    if (!target.orderId) return this.deny(i, DenialCode.UNKNOWN_ORDER, `order ${target.tag} is not acknowledged by the venue yet; modify it after onOrder reports it working`);
+    const change = {
+      ...(i.qty !== undefined ? { qty: i.qty } : {}),
+      ...(i.limitPrice !== undefined ? { limitPrice: i.limitPrice } : {}),
+      ...(i.triggerPrice !== undefined ? { triggerPrice: i.triggerPrice } : {}),
+    };
+    if (target.modifications >= this.replaceAt) {
+      if (target.leg && target.leg !== 'entry' && target.parentTag && this.smartTags.has(target.parentTag)) {
+        return this.deny(i, DenialCode.MODIFICATION_CAP, `smart leg ${target.tag} has used ${target.modifications} modifications; hand it to local emulation (trailing stops do this themselves)`);
+      }
+      return this.replace(target, change, i.strategyId);
+    }
+    const n = this.orders.noteModification(target.tag);
+    void this.persist('mods', target.tag, n);
+    const isLeg = target.parentTag !== undefined && this.smartTags.has(target.parentTag);
+    const isSmartParent = this.smartTags.has(target.tag);
+    const call = (): VenueResult<WriteOutcome> =>
+      isLeg || isSmartParent
+        ? this.venue.modifySmart({ tag: target.parentTag ?? target.tag, orderId: target.orderId!, instrument: target.instrument, leg: target.leg ?? 'entry', ...change })
+        : this.venue.modify({ tag: target.tag, orderId: target.orderId!, instrument: target.instrument, orderType: target.orderType, ...change });
+    this.writeOther(target.tag, 'modify', i, call, () => this.orders.modified(target.tag, change));
+  }
+
+  private cancel(i: CancelIntent): void {
+    const target = this.resolveTarget(i.target, i.leg);
+    if (!target) return this.deny(i, DenialCode.UNKNOWN_ORDER, `no order ${i.target}`);
+    if (isTerminalStatus(target.status)) return; // already done: nothing to cancel, nothing to deny
+    this.cancelOrder(target, i);
+  }
+
+  private cancelOrder(target: OrderSnapshot, intent?: Intent): void {
+    if (!target.orderId) {
+      // Not acknowledged yet: cancel as soon as it is (see onOrderEvent).
+      this.pendingCancel.add(target.tag);
+      return;
+    }
+    const isLeg = target.parentTag !== undefined && this.smartTags.has(target.parentTag);
+    const isSmartParent = this.smartTags.has(target.tag);
+    const call = (): VenueResult<WriteOutcome> =>
+      isLeg || isSmartParent
+        ? this.venue.cancelSmart({ tag: target.parentTag ?? target.tag, orderId: target.orderId!, instrument: target.instrument, leg: target.leg ?? 'entry' })
+        : this.venue.cancel({ tag: target.tag, orderId: target.orderId!, instrument: target.instrument });
+    this.writeOther(target.tag, 'cancel', intent, call, () => undefined);
+  }
+
+  private exit(i: ExitIntent): void {
+    if (i.cancelOpenOrders !== false) {
+      for (const o of this.orders.openOrders(i.strategyId, i.instrument)) {
+        if (o.leg && o.leg !== 'entry' && o.parentTag && this.smartTags.has(o.parentTag)) continue;
+        this.cancelOrder(o, i);
+      }
+    }
+    const books = this.portfolio.viewFor(i.strategyId).positions().filter((p) => p.instrument === i.instrument && p.netQty !== 0 && (i.product === undefined || p.product === i.product));
+    books.forEach((p, k) => {
+      const tag = k === 0 ? i.id : this.newTag();
+      this.place({ kind: 'place', id: tag, strategyId: i.strategyId, instrument: i.instrument, side: p.netQty > 0 ? 'SELL' : 'BUY', qty: Math.abs(p.netQty), orderType: 'MARKET', validity: 'DAY', product: p.product });
+    });
+  }
+
+  private replace(target: OrderSnapshot, change: { qty?: number; limitPrice?: Paise; triggerPrice?: Paise }, strategyId: string): void {
+    if (this.pendingReplace.has(target.tag)) {
+      // A second change before the first replacement went out: fold it in.
+      const p = this.pendingReplace.get(target.tag)!;
+      this.pendingReplace.set(target.tag, { ...p, qty: change.qty ?? p.qty, limitPrice: change.limitPrice ?? p.limitPrice, triggerPrice: change.triggerPrice ?? p.triggerPrice });
+      return;
+    }
+    this.pendingReplace.set(target.tag, {
+      strategyId,
+      qty: change.qty ?? target.qty,
+      limitPrice: change.limitPrice ?? target.limitPrice,
+      triggerPrice: change.triggerPrice ?? target.triggerPrice,
+      newTag: this.newTag(),
+    });
+    this.bus.publish({ type: 'lifecycle', ts: this.clock.now(), phase: 'trading_state', source: 'execution', detail: `order ${target.tag} used ${target.modifications} modifications: cancel-and-replace` });
+    this.cancelOrder(target);
+  }
+
+  private onOrderEvent(o: OrderSnapshot): void {
+    if (o.orderId && this.pendingCancel.has(o.tag)) {
+      this.pendingCancel.delete(o.tag);
+      if (!isTerminalStatus(o.status)) this.cancelOrder(o);
+    }
+    if (isTerminalStatus(o.status)) {
+      this.pendingCancel.delete(o.tag);
+      const rep = this.pendingReplace.get(o.tag);
+      if (rep) {
+        this.pendingReplace.delete(o.tag);
+        const remaining = rep.qty - o.filledQty;
+        if (remaining > 0 && o.status !== 'REJECTED') {
+          this.place(
+            { kind: 'place', id: rep.newTag, strategyId: rep.strategyId, instrument: o.instrument, side: o.side, qty: remaining, orderType: o.orderType, validity: o.validity, product: o.product, ...(rep.limitPrice !== undefined ? { limitPrice: rep.limitPrice } : {}), ...(rep.triggerPrice !== undefined ? { triggerPrice: rep.triggerPrice } : {}) },
+            o.tag,
+          );
+        }
+      }
+    }
+    this.emulateOco(o);
+  }
+
+  /** OCO emulation for venues without smart orders: legs after the entry fills, one cancels the other. */
+  private emulateOco(o: OrderSnapshot): void {
+    const em = this.emulated.get(o.tag);
+    if (em && !em.legsPlaced && isTerminalStatus(o.status) && o.filledQty > 0) {
+      em.legsPlaced = true;
+      const i = em.intent;
+      const side = oppositeSide(i.side);
+      const base = { strategyId: i.strategyId, instrument: i.instrument, qty: o.filledQty, validity: 'DAY' as const, product: i.product, side };
+      if (i.stopLoss) this.placeLeg(i.id, 'stopLoss', { ...base, orderType: 'STOP_LOSS', triggerPrice: i.stopLoss.triggerPrice, ...(i.stopLoss.limitPrice !== undefined ? { limitPrice: i.stopLoss.limitPrice } : {}) });
+      if (i.target) this.placeLeg(i.id, 'target', { ...base, orderType: 'LIMIT', limitPrice: i.target.limitPrice ?? i.target.triggerPrice });
+      return;
+    }
+    if (o.parentTag && this.emulated.has(o.parentTag) && o.filledQty > 0) {
+      const sibling = this.orders.get(legTag(o.parentTag, o.leg === 'stopLoss' ? 'target' : 'stopLoss'));
+      if (sibling && !isTerminalStatus(sibling.status) && !this.pendingCancel.has(sibling.tag)) this.cancelOrder(sibling);
+    }
+  }
+
+  private placeLeg(parent: string, leg: SmartLegName, p: Omit<PlaceIntent, 'kind' | 'id'>): void {
+    const tag = legTag(parent, leg);
+    const i: PlaceIntent = { kind: 'place', id: tag, ...p };
+    this.intents.set(tag, i);
+    this.orders.create({ tag, strategyId: p.strategyId, instrument: p.instrument, side: p.side, qty: p.qty, orderType: p.orderType, product: p.product, validity: p.validity, limitPrice: p.limitPrice, triggerPrice: p.triggerPrice, parentTag: parent, leg });
+    const req = { tag, instrument: p.instrument, side: p.side, qty: p.qty, orderType: p.orderType, validity: p.validity, product: p.product, isAmo: false, ...(p.limitPrice !== undefined ? { limitPrice: p.limitPrice } : {}), ...(p.triggerPrice !== undefined ? { triggerPrice: p.triggerPrice } : {}) };
+    this.write(tag, 'place', { tag, strategyId: p.strategyId, instrument: p.instrument, side: p.side, qty: p.qty, parent }, () => this.venue.place(req));
+  }
+
+  /** The order a modify/cancel names: the live order after replacements, or a smart order's leg. */
+  private resolveTarget(tag: string, leg: SmartLegName | undefined): OrderSnapshot | undefined {
+    if (leg && leg !== 'entry') return this.orders.get(legTag(tag, leg));
+    return this.orders.get(tag);
+  }
+
+  // Writes --------------------------------------------------------------------------------------
+
+  /** A place (regular, smart or leg): journal, send, handle the outcome. */
+  private write(tag: string, kind: 'place', journal: { [k: string]: string | number | boolean }, call: () => VenueResult<WriteOutcome>): void {
+    const entry = { ...journal, ts: this.clock.now() };
+    if (this.venue.capabilities.synchronous || !this.store) {
+      void this.persist('tags', tag, entry);
+      this.send(tag, kind, undefined, call, () => undefined);
+      return;
+    }
+    // Asynchronous venue: the tag is durable before the order can exist.
+    this.inflight++;
+    this.store.set('tags', tag, entry).then(
+      () => {
+        this.inflight--;
+        this.send(tag, kind, undefined, call, () => undefined);
+      },
+      (err: unknown) => {
+        this.inflight--;
+        this.log.error({ err, tag }, 'execution: could not journal the tag; the order is not sent');
+        this.orders.rejected(tag, `not sent: journal write failed (${describeError(err)})`);
+        this.checkIdle();
+      },
+    );
+  }
+
+  private writeOther(tag: string, kind: 'modify' | 'cancel', intent: Intent | undefined, call: () => VenueResult<WriteOutcome>, onAccepted: () => void): void {
+    this.send(tag, kind, intent, call, onAccepted);
+  }
+
+  private send(tag: string, kind: WriteKind, intent: Intent | undefined, call: () => VenueResult<WriteOutcome>, onAccepted: () => void): void {
+    let r: VenueResult<WriteOutcome>;
+    try {
+      r = call();
+    } catch (err) {
+      r = { status: 'unknown', reason: describeError(err) };
+    }
+    if (!isPromiseLike(r)) return this.outcome(tag, kind, intent, r, onAccepted);
+    this.inflight++;
+    r.then(
+      (o) => this.outcome(tag, kind, intent, o, onAccepted),
+      (err: unknown) => this.outcome(tag, kind, intent, { status: 'unknown', reason: describeError(err) }, onAccepted),
+    ).finally(() => {
+      this.inflight--;
+      this.checkIdle();
+    });
+  }
+
+  private outcome(tag: string, kind: WriteKind, intent: Intent | undefined, o: WriteOutcome, onAccepted: () => void): void {
+    if (o.status === 'accepted') {
+      if (kind === 'place') this.orders.accepted(tag, o.orderId, o.venueStatus, o.legs);
+      else if (kind === 'cancel') {
+        const snap = this.orders.getExact(tag);
+        if (snap?.orderId) this.orders.applyState({ orderId: snap.orderId, status: 'CANCELLED', ts: this.clock.now(), ...(o.venueStatus ? { venueStatus: o.venueStatus } : {}) });
+      }
+      onAccepted();
+      return;
+    }
+    if (o.status === 'rejected') {
+      if (kind === 'place') {
+        this.orders.rejected(tag, o.reason);
+        const i = this.intents.get(tag);
+        if (i) this.deny(i, DenialCode.VENUE_REJECTED, o.reason);
+      } else if (intent) this.deny(intent, DenialCode.VENUE_REJECTED, `${kind} refused: ${o.reason}`);
+      return;
+    }
+    this.log.warn({ tag, kind, reason: o.reason }, 'execution: no reliable answer; reconciling by tag (no retry)');
+    this.reconcile(tag, kind, 0);
+  }
+
+  /** Looks the tag up in the order book after each configured delay; adopts what it finds. */
+  private reconcile(tag: string, kind: WriteKind, attempt: number): void {
+    const delays = this.cfg.reconcileDelaysMs;
+    if (attempt >= delays.length) {
+      if (kind === 'place') {
+        const snap = this.orders.getExact(tag);
+        if (snap && !snap.orderId && !isTerminalStatus(snap.status)) {
+          this.orders.rejected(tag, `not found in the order book after ${delays.length} lookups following a lost answer: treated as not placed`);
+          this.bus.publish({ type: 'alert', ts: this.clock.now(), level: 'warn', code: 'ORDER_NOT_FOUND', message: `order ${tag}: answer lost and not in the order book; treated as not placed` });
+        }
+      }
+      return;
+    }
+    this.inflight++;
+    this.clock.setTimeout(() => {
+      void this.value(this.venue.orderBook())
+        .then((book) => {
+          const root = tag.replace(/\.(sl|tg)$/, '');
+          const mine = book.filter((s) => s.tag === root || s.tag === tag);
+          for (const s of mine) this.orders.applyState(s);
+          const snap = this.orders.getExact(tag);
+          const found = snap?.orderId !== undefined;
+          if (!found || kind !== 'place') {
+            if (!found) this.reconcile(tag, kind, attempt + 1);
+          } else {
+            this.bus.publish({ type: 'lifecycle', ts: this.clock.now(), phase: 'reconciled', source: 'execution', detail: `order ${tag} found by tag after a lost answer` });
+          }
+        })
+        .catch((err: unknown) => {
+          this.log.warn({ err, tag }, 'execution: order-book lookup failed; trying again');
+          this.reconcile(tag, kind, attempt + 1);
+        })
+        .finally(() => {
+          this.inflight--;
+          this.checkIdle();
+        });
+    }, delays[attempt]!);
+  }
+
+  // Fills, funds --------------------------------------------------------------------------------
+
+  private afterFill(): void {
+    this.armGapCheck();
+    if (this.venue.capabilities.synchronous) {
+      void this.refreshFunds();
+      return;
+    }
+    if (this.cfg.fundsRefreshMs === 0) {
+      void this.refreshFunds();
+      return;
+    }
+    if (this.fundsTimer) return;
+    const wait = Math.max(0, this.lastFundsRead + this.cfg.fundsRefreshMs - this.clock.now());
+    this.fundsTimer = this.clock.setTimeout(() => {
+      this.fundsTimer = undefined;
+      void this.refreshFunds();
+    }, wait);
+  }
+
+  /** When reported fills run ahead of received fills, fetch the trades; book a synthetic fill as a last resort. */
+  private armGapCheck(): void {
+    if (this.gapTimer) return;
+    if (this.orders.fillGaps().length === 0) return;
+    this.gapTimer = this.clock.setTimeout(() => {
+      this.gapTimer = undefined;
+      void this.closeGaps();
+    }, this.cfg.fillGapMs);
+  }
+
+  private async closeGaps(): Promise<void> {
+    for (const g of this.orders.fillGaps()) {
+      if (!g.orderId) continue;
+      try {
+        const fills: readonly VenueFill[] = await this.value(this.venue.trades(g.orderId));
+        for (const f of fills) this.orders.applyFill(f);
+      } catch (err) {
+        this.log.warn({ err, tag: g.tag }, 'execution: could not fetch trades for a fill gap');
+      }
+      if (this.orders.fillGaps().some((x) => x.tag === g.tag) && this.orders.closeGapSynthetic(g.tag)) {
+        this.log.warn({ tag: g.tag }, 'execution: venue reported fills it could not list; booked a synthetic fill at its average price');
+      }
+    }
+  }
+
+  /** Blocks the margin of an order that opens exposure until the venue's next funds figure. */
+  private reserve(instrument: string, side: Side, qty: number, price: Paise | undefined, product: Product): void {
+    if (price === undefined || !this.funds) return;
+    const net = this.portfolio.netQty(instrument);
+    const closing = Math.sign(net) === (side === 'BUY' ? -1 : 1) ? Math.min(qty, Math.abs(net)) : 0;
+    if (qty > closing) this.reservedSinceFunds += this.marginOf(instrument, side, qty - closing, price, product);
+  }
+
+  // Helpers -------------------------------------------------------------------------------------
+
+  private deny(intent: Intent, code: DenialCode, reason: string): void {
+    this.bus.publish({ type: 'denied', ts: this.clock.now(), intent, code, reason });
+  }
+
+  private async value<T>(r: VenueResult<T>): Promise<T> {
+    return r;
+  }
+
+  private checkIdle(): void {
+    if (this.inflight === 0) for (const w of this.idleWaiters.splice(0)) w();
+  }
+
+  private async persist(ns: string, key: string, value: JsonValue): Promise<void> {
+    if (!this.store) return;
+    try {
+      await this.store.set(ns, key, value);
+    } catch (err) {
+      this.log.error({ err, ns, key }, 'execution: could not persist');
+    }
+  }
+}
+

@@ -1,0 +1,447 @@
+/**
+ * One true state per order. Merges what we asked for (the intent), what the venue answered (REST
+ * outcomes), what the order book says (reconciliation) and what the stream pushes (order updates
+ * and fills) — in any order, duplicated or partly missing — into one monotonic state per order
+ * (see order-status-merge.ts), and publishes every change as an `order` event and every new fill
+ * as a `fill` event.
+ *
+ * Keys. Orders are keyed by our client tag (the `remarks`). A smart order's legs share the parent's
+ * remarks on the wire, so their records are keyed `<tag>.sl` / `<tag>.tg` with `parentTag` set.
+ * Venue order ids are linked as they become known; updates for an id we cannot place yet (a stream
+ * update racing the placement answer) wait in a bounded orphan buffer and are applied the moment
+ * the id is linked.
+ *
+ * Fills. De-duplicated by `fillId`. `filledQty` is the larger of what the venue reports and what
+ * the fills add up to; when reports run ahead of fills (a stream that only gives cumulative
+ * quantities, a lost fill), the order is listed in `fillGaps()` and the execution engine fetches
+ * its trades, or books a synthetic fill at the reported average as a last resort.
+ */
+import type { EventBus } from '../../core/bus/event-bus.js';
+import type { Clock } from '../../core/clock.js';
+import { isTerminalStatus, type OrderStatus, type OrderType, type Product, type Side, type Validity } from '../../core/enums.js';
+import type { OrderSnapshot } from '../../core/events.js';
+import type { SmartLegName } from '../../core/intents.js';
+import type { Logger } from '../../core/log.js';
+import { silentLogger } from '../../core/log.js';
+import type { Paise } from '../../core/money.js';
+import { mergeStatus, statusForFill } from './order-status-merge.js';
+import type { VenueFill, VenueOrderState } from './venue.js';
+
+export interface NewOrder {
+  readonly tag: string;
+  readonly strategyId: string;
+  readonly instrument: string;
+  readonly side: Side;
+  readonly qty: number;
+  readonly orderType: OrderType;
+  readonly product: Product;
+  readonly validity: Validity;
+  readonly limitPrice?: Paise;
+  readonly triggerPrice?: Paise;
+  readonly parentTag?: string;
+  readonly leg?: SmartLegName;
+  /** Tag of the order this one replaces (cancel-and-replace). */
+  readonly replaces?: string;
+  /** Modifications already spent (an adopted order). */
+  readonly modifications?: number;
+}
+
+interface OrderRecord {
+  tag: string;
+  strategyId: string;
+  orderId: string | undefined;
+  instrument: string;
+  side: Side;
+  qty: number;
+  orderType: OrderType;
+  product: Product;
+  validity: Validity;
+  limitPrice: Paise | undefined;
+  triggerPrice: Paise | undefined;
+  status: OrderStatus;
+  venueStatus: string | undefined;
+  reportedFilled: number;
+  avgPrice: number | undefined;
+  fillQty: number;
+  fillValue: Paise;
+  modifications: number;
+  reason: string | undefined;
+  parentTag: string | undefined;
+  leg: SmartLegName | undefined;
+  replaces: string | undefined;
+  replacedBy: string | undefined;
+  /** Venue time of the freshest state whose price/qty fields we took. */
+  fieldsTs: number;
+  snapshot: OrderSnapshot;
+}
+
+const LEG_SUFFIX: Readonly<Record<SmartLegName, string>> = { entry: '', stopLoss: '.sl', target: '.tg' };
+const MAX_ORPHANS = 10_000;
+
+export function legTag(parentTag: string, leg: SmartLegName): string {
+  return parentTag + LEG_SUFFIX[leg];
+}
+
+export class OrderStateMachine {
+  private readonly records = new Map<string, OrderRecord>();
+  private readonly byOrderId = new Map<string, OrderRecord>();
+  private readonly open = new Set<OrderRecord>();
+  private readonly seenFills = new Set<string>();
+  private readonly orphanStates = new Map<string, VenueOrderState[]>();
+  private readonly orphanFills = new Map<string, VenueFill[]>();
+  private readonly log: Logger;
+  /** Called for a venue order carrying one of our tags that we have no record of (after a crash). */
+  onUnknownTagged: (state: VenueOrderState) => NewOrder | undefined = () => undefined;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly bus: EventBus,
+    private readonly options: { log?: Logger; isOurTag?: (tag: string) => boolean } = {},
+  ) {
+    this.log = options.log ?? silentLogger();
+  }
+
+  /** Starts tracking an order we are about to send (PENDING_NEW) and publishes it. */
+  create(o: NewOrder): OrderSnapshot {
+    if (this.records.has(o.tag)) throw new RangeError(`order ${o.tag} is already tracked`);
+    const rec: OrderRecord = {
+      tag: o.tag,
+      strategyId: o.strategyId,
+      orderId: undefined,
+      instrument: o.instrument,
+      side: o.side,
+      qty: o.qty,
+      orderType: o.orderType,
+      product: o.product,
+      validity: o.validity,
+      limitPrice: o.limitPrice,
+      triggerPrice: o.triggerPrice,
+      status: 'PENDING_NEW',
+      venueStatus: undefined,
+      reportedFilled: 0,
+      avgPrice: undefined,
+      fillQty: 0,
+      fillValue: 0,
+      modifications: o.modifications ?? 0,
+      reason: undefined,
+      parentTag: o.parentTag,
+      leg: o.leg,
+      replaces: o.replaces,
+      replacedBy: undefined,
+      fieldsTs: -Infinity,
+      snapshot: undefined as unknown as OrderSnapshot,
+    };
+    this.records.set(o.tag, rec);
+    this.open.add(rec);
+    if (o.replaces) {
+      const old = this.records.get(o.replaces);
+      if (old) old.replacedBy = o.tag;
+    }
+    this.publish(rec);
+    return rec.snapshot;
+  }
+
+  /** The venue took the order: link its id (and smart-leg ids) and apply any updates that raced ahead. */
+  accepted(tag: string, orderId: string, venueStatus?: string, legs?: { stopLoss?: string; target?: string }): void {
+    const rec = this.records.get(tag);
+    if (!rec) return;
+    let changed = this.link(rec, orderId);
+    if (rec.status === 'PENDING_NEW') {
+      rec.status = mergeStatus(rec.status, rec.orderType === 'STOP_LOSS' ? 'TRIGGER_PENDING' : 'OPEN');
+      changed = true;
+    }
+    if (venueStatus !== undefined && rec.venueStatus === undefined) {
+      rec.venueStatus = venueStatus;
+      changed = true;
+    }
+    if (changed) this.publish(rec);
+    for (const [leg, id] of [['stopLoss', legs?.stopLoss], ['target', legs?.target]] as const) {
+      const lr = id ? this.records.get(legTag(tag, leg)) : undefined;
+      if (lr && id && this.link(lr, id)) {
+        this.publish(lr);
+        this.drainOrphans(id);
+      }
+    }
+    this.drainOrphans(orderId);
+  }
+
+  /** The venue certainly refused the order (or it was never placed). */
+  rejected(tag: string, reason: string): void {
+    const rec = this.records.get(tag);
+    if (!rec || isTerminalStatus(rec.status)) return;
+    rec.status = 'REJECTED';
+    rec.reason = reason;
+    this.publish(rec);
+    // Legs of a refused smart order never existed either.
+    for (const leg of ['stopLoss', 'target'] as const) {
+      const lr = this.records.get(legTag(tag, leg));
+      if (lr && !isTerminalStatus(lr.status) && lr.orderId === undefined) {
+        lr.status = 'REJECTED';
+        lr.reason = `parent ${tag} rejected`;
+        this.publish(lr);
+      }
+    }
+  }
+
+  /** Merges an order state from the venue (stream update or order-book record). */
+  applyState(s: VenueOrderState): void {
+    const rec = this.resolve(s.orderId, s.tag, s.leg, s.parentOrderId) ?? this.adopt(s);
+    if (!rec) {
+      this.parkOrphan(this.orphanStates, s.orderId, s);
+      return;
+    }
+    const before = rec.snapshot;
+    const linked = this.link(rec, s.orderId);
+    // Price/qty fields only from states at least as fresh as the last ones taken.
+    if (s.ts >= rec.fieldsTs && !isTerminalStatus(rec.status)) {
+      rec.fieldsTs = s.ts;
+      if (s.qty !== undefined && s.qty > 0) rec.qty = s.qty;
+      if (s.limitPrice !== undefined) rec.limitPrice = s.limitPrice;
+      if (s.triggerPrice !== undefined) rec.triggerPrice = s.triggerPrice;
+    }
+    if (s.modifications !== undefined && s.modifications > rec.modifications) rec.modifications = s.modifications;
+    if (s.filledQty !== undefined && s.filledQty > rec.reportedFilled) {
+      rec.reportedFilled = s.filledQty;
+      if (s.avgPrice !== undefined) rec.avgPrice = s.avgPrice;
+    }
+    const merged = mergeStatus(rec.status, s.status);
+    if (merged !== rec.status) {
+      rec.status = merged;
+      if (s.reason !== undefined) rec.reason = s.reason;
+    }
+    if (s.venueStatus !== undefined && !isTerminalStatus(rec.status)) rec.venueStatus = s.venueStatus;
+    else if (s.venueStatus !== undefined && merged === s.status) rec.venueStatus = s.venueStatus;
+    rec.status = statusForFill(rec.status, Math.max(rec.reportedFilled, rec.fillQty), rec.qty);
+    if (linked || this.differs(rec, before)) this.publish(rec);
+    if (linked) this.drainOrphans(s.orderId);
+  }
+
+  /** Books a fill once (by `fillId`); returns false for a duplicate or a fill parked as orphan. */
+  applyFill(f: VenueFill): boolean {
+    if (this.seenFills.has(f.fillId)) return false;
+    const rec = this.resolve(f.orderId, f.tag, undefined, undefined);
+    if (!rec) {
+      this.parkOrphan(this.orphanFills, f.orderId, f);
+      return false;
+    }
+    this.seenFills.add(f.fillId);
+    const linked = this.link(rec, f.orderId);
+    if (rec.fillQty + f.qty > rec.qty) {
+      this.log.error({ tag: rec.tag, fillId: f.fillId, qty: rec.qty, filled: rec.fillQty + f.qty }, 'execution: fills exceed the order quantity; booking them anyway (the venue is the truth)');
+    }
+    rec.fillQty += f.qty;
+    rec.fillValue += f.qty * f.price;
+    rec.status = statusForFill(rec.status, Math.max(rec.reportedFilled, rec.fillQty), rec.qty);
+    this.bus.publish({
+      type: 'fill',
+      ts: f.ts,
+      fillId: f.fillId,
+      tag: rec.tag,
+      strategyId: rec.strategyId,
+      orderId: rec.orderId ?? f.orderId,
+      instrument: rec.instrument,
+      side: rec.side,
+      qty: f.qty,
+      price: f.price,
+      product: rec.product,
+      ...(f.charges !== undefined ? { charges: f.charges } : {}),
+    });
+    this.publish(rec);
+    if (linked) this.drainOrphans(f.orderId);
+    return true;
+  }
+
+  /** Counts one more modification spent on an order (returns the new count). */
+  noteModification(tag: string): number {
+    const rec = this.records.get(tag);
+    if (!rec) return 0;
+    rec.modifications++;
+    this.publish(rec);
+    return rec.modifications;
+  }
+
+  /** Restores a persisted modification count (after a restart). */
+  setModifications(tag: string, n: number): void {
+    const rec = this.records.get(tag);
+    if (rec && n > rec.modifications) rec.modifications = n;
+  }
+
+  /** Applies a modification the venue accepted (its own update may come later or never). */
+  modified(tag: string, change: { qty?: number; limitPrice?: Paise; triggerPrice?: Paise }): void {
+    const rec = this.records.get(tag);
+    if (!rec || isTerminalStatus(rec.status)) return;
+    if (change.qty !== undefined) rec.qty = change.qty;
+    if (change.limitPrice !== undefined) rec.limitPrice = change.limitPrice;
+    if (change.triggerPrice !== undefined) rec.triggerPrice = change.triggerPrice;
+    rec.fieldsTs = this.clock.now();
+    this.publish(rec);
+  }
+
+  /** Current state by tag, following cancel-and-replace to the live order. */
+  get(tag: string): OrderSnapshot | undefined {
+    let rec = this.records.get(tag);
+    for (let i = 0; rec?.replacedBy && i < 100; i++) rec = this.records.get(rec.replacedBy);
+    return rec?.snapshot;
+  }
+
+  /** Exactly this record, without following replacements. */
+  getExact(tag: string): OrderSnapshot | undefined {
+    return this.records.get(tag)?.snapshot;
+  }
+
+  tagOfOrderId(orderId: string): string | undefined {
+    return this.byOrderId.get(orderId)?.tag;
+  }
+
+  modifications(tag: string): number {
+    return this.records.get(tag)?.modifications ?? 0;
+  }
+
+  openCount(): number {
+    let n = 0;
+    for (const r of this.open) if (r.leg === undefined || r.leg === 'entry') n++;
+    return n;
+  }
+
+  /** Remaining quantity of working orders on one side of an instrument (smart legs excluded: they only ever reduce). */
+  workingQty(instrument: string, side: Side): number {
+    let q = 0;
+    for (const r of this.open) {
+      if (r.instrument === instrument && r.side === side && (r.leg === undefined || r.leg === 'entry')) q += r.qty - Math.max(r.fillQty, r.reportedFilled);
+    }
+    return q;
+  }
+
+  /** Working orders, optionally of one strategy and/or instrument. */
+  openOrders(strategyId?: string, instrument?: string): OrderSnapshot[] {
+    const out: OrderSnapshot[] = [];
+    for (const r of this.open) {
+      if ((strategyId === undefined || r.strategyId === strategyId) && (instrument === undefined || r.instrument === instrument)) out.push(r.snapshot);
+    }
+    return out;
+  }
+
+  all(): OrderSnapshot[] {
+    return [...this.records.values()].map((r) => r.snapshot);
+  }
+
+  /** Orders whose reported filled quantity runs ahead of the fills received. */
+  fillGaps(): Array<{ tag: string; orderId: string | undefined; missingQty: number; avgPrice: number | undefined }> {
+    const out = [];
+    for (const r of this.records.values()) {
+      if (r.reportedFilled > r.fillQty) out.push({ tag: r.tag, orderId: r.orderId, missingQty: r.reportedFilled - r.fillQty, avgPrice: r.avgPrice });
+    }
+    return out;
+  }
+
+  /** Books a synthetic fill closing a gap the venue could not explain (value from the reported average). */
+  closeGapSynthetic(tag: string): boolean {
+    const r = this.records.get(tag);
+    if (!r || r.reportedFilled <= r.fillQty || r.avgPrice === undefined || !r.orderId) return false;
+    const missing = r.reportedFilled - r.fillQty;
+    const value = Math.round(r.avgPrice * r.reportedFilled) - r.fillValue;
+    const price = Math.round(value / missing);
+    return this.applyFill({ fillId: `synthetic:${r.orderId}:${r.reportedFilled}`, orderId: r.orderId, tag: r.tag, instrument: r.instrument, side: r.side, qty: missing, price, ts: this.clock.now() });
+  }
+
+  /** Venue order ids seen on updates we could not match to any order of ours. */
+  orphanIds(): string[] {
+    return [...new Set([...this.orphanStates.keys(), ...this.orphanFills.keys()])];
+  }
+
+  private resolve(orderId: string, tag: string | undefined, leg: SmartLegName | undefined, parentOrderId: string | undefined): OrderRecord | undefined {
+    const byId = this.byOrderId.get(orderId);
+    if (byId) return byId;
+    if (tag !== undefined) {
+      const key = leg && leg !== 'entry' ? legTag(tag, leg) : tag;
+      const r = this.records.get(key);
+      if (r) return r;
+    }
+    if (parentOrderId !== undefined && leg && leg !== 'entry') {
+      const p = this.byOrderId.get(parentOrderId);
+      if (p) return this.records.get(legTag(p.tag, leg));
+    }
+    return undefined;
+  }
+
+  private adopt(s: VenueOrderState): OrderRecord | undefined {
+    if (s.tag === undefined || !(this.options.isOurTag?.(s.tag) ?? false)) return undefined;
+    const init = this.onUnknownTagged(s);
+    if (!init || this.records.has(init.tag)) return undefined;
+    this.create(init);
+    return this.records.get(init.tag);
+  }
+
+  /** Links a venue id to a record; true when that is news (the caller publishes and drains orphans). */
+  private link(rec: OrderRecord, orderId: string): boolean {
+    if (rec.orderId === orderId || this.byOrderId.get(orderId) === rec) return false;
+    if (rec.orderId !== undefined) {
+      this.log.warn({ tag: rec.tag, had: rec.orderId, got: orderId }, 'execution: a second venue id for one order; keeping both links');
+    } else rec.orderId = orderId;
+    this.byOrderId.set(orderId, rec);
+    return true;
+  }
+
+  private drainOrphans(orderId: string): void {
+    const states = this.orphanStates.get(orderId);
+    const fills = this.orphanFills.get(orderId);
+    this.orphanStates.delete(orderId);
+    this.orphanFills.delete(orderId);
+    for (const s of states ?? []) this.applyState(s);
+    for (const f of fills ?? []) this.applyFill(f);
+  }
+
+  private parkOrphan<T>(map: Map<string, T[]>, orderId: string, item: T): void {
+    let list = map.get(orderId);
+    if (!list) {
+      if (map.size >= MAX_ORPHANS) {
+        const oldest = map.keys().next().value;
+        if (oldest !== undefined) map.delete(oldest);
+      }
+      map.set(orderId, (list = []));
+    }
+    list.push(item);
+  }
+
+  private differs(rec: OrderRecord, s: OrderSnapshot): boolean {
+    return (
+      rec.status !== s.status ||
+      rec.orderId !== s.orderId ||
+      rec.qty !== s.qty ||
+      rec.limitPrice !== s.limitPrice ||
+      rec.triggerPrice !== s.triggerPrice ||
+      Math.max(rec.fillQty, rec.reportedFilled) !== s.filledQty ||
+      rec.modifications !== s.modifications ||
+      rec.venueStatus !== s.venueStatus ||
+      rec.reason !== s.reason
+    );
+  }
+
+  private publish(rec: OrderRecord): void {
+    const snap: OrderSnapshot = {
+      tag: rec.tag,
+      strategyId: rec.strategyId,
+      ...(rec.orderId !== undefined ? { orderId: rec.orderId } : {}),
+      instrument: rec.instrument,
+      side: rec.side,
+      qty: rec.qty,
+      orderType: rec.orderType,
+      product: rec.product,
+      validity: rec.validity,
+      ...(rec.limitPrice !== undefined ? { limitPrice: rec.limitPrice } : {}),
+      ...(rec.triggerPrice !== undefined ? { triggerPrice: rec.triggerPrice } : {}),
+      status: rec.status,
+      ...(rec.venueStatus !== undefined ? { venueStatus: rec.venueStatus } : {}),
+      filledQty: Math.max(rec.fillQty, rec.reportedFilled),
+      filledValue: rec.fillValue,
+      modifications: rec.modifications,
+      ...(rec.reason !== undefined ? { reason: rec.reason } : {}),
+      ...(rec.parentTag !== undefined ? { parentTag: rec.parentTag } : {}),
+      ...(rec.leg !== undefined ? { leg: rec.leg } : {}),
+      ...(rec.replaces !== undefined ? { replaces: rec.replaces } : {}),
+    };
+    rec.snapshot = snap;
+    if (isTerminalStatus(rec.status)) this.open.delete(rec);
+    this.bus.publish({ type: 'order', ts: this.clock.now(), order: snap });
+  }
+}

@@ -1,0 +1,253 @@
+/**
+ * Positions and P&L from fills, in exact paise: one book per strategy and one for the account, per
+ * (instrument, product). The single source of truth for positions inside tarang (the venue's own
+ * positions are for reconciliation and display).
+ *
+ * Accounting: `openValue` is the signed cost of the open quantity (long 10 @ 100 = +1000, short =
+ * -1000). Adding to a position adds `qty x price`; closing part of it removes the proportional
+ * cost (rounded to the paisa; a full close removes exactly what is left, so no residue survives a
+ * flat position) and books realized P&L; a fill that crosses zero closes and then opens the rest.
+ * Charges on fills are deducted from realized P&L. Unrealized P&L is `netQty x last - openValue`.
+ *
+ * Daily P&L (for the loss limit) is total P&L minus its value at the first event of the IST day.
+ */
+import type { EventBus } from '../../core/bus/event-bus.js';
+import type { Clock } from '../../core/clock.js';
+import { sideSign, type Product } from '../../core/enums.js';
+import type { FillEvent, PositionEvent } from '../../core/events.js';
+import type { Paise } from '../../core/money.js';
+import { DAY_MS, istDayStart } from '../../core/time.js';
+import type { PortfolioView, PositionView } from '../../strategies/strategy.js';
+
+interface Book {
+  readonly instrument: string;
+  readonly product: Product;
+  readonly strategyId: string | undefined;
+  netQty: number;
+  openValue: Paise;
+  realizedPnl: Paise;
+  /** Unrealized at the last price, as last added to the running total (account books only). */
+  unreal: Paise;
+}
+
+export class Portfolio {
+  private readonly account = new Map<string, Book>();
+  private readonly strategies = new Map<string, Map<string, Book>>();
+  /** Account books per instrument, for per-tick unrealized updates. */
+  private readonly byInstrument = new Map<string, Book[]>();
+  private readonly last = new Map<string, Paise>();
+  private realizedTotal: Paise = 0;
+  private unrealizedTotal: Paise = 0;
+  private dayEnd = -Infinity;
+  private dayBase: Paise = 0;
+  /** Called after every P&L change (the risk engine's loss limit listens). */
+  onPnl: () => void = () => undefined;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly bus: EventBus,
+  ) {}
+
+  /** Books a fill (the engine calls this for each `fill` event) and publishes the position changes. */
+  applyFill(f: FillEvent): void {
+    this.rollDay(f.ts);
+    if (!this.last.has(f.instrument)) this.last.set(f.instrument, f.price);
+    const acc = this.book(this.account, f.instrument, f.product, undefined);
+    const realizedBefore = acc.realizedPnl;
+    apply(acc, f);
+    this.realizedTotal += acc.realizedPnl - realizedBefore;
+    this.revalue(acc);
+    let sm = this.strategies.get(f.strategyId);
+    if (!sm) this.strategies.set(f.strategyId, (sm = new Map()));
+    const st = this.book(sm, f.instrument, f.product, f.strategyId);
+    apply(st, f);
+    this.bus.publish(this.event(st, f.ts));
+    this.bus.publish(this.event(acc, f.ts));
+    this.onPnl();
+  }
+
+  /** Marks an instrument to a new price (ticks, candle closes). */
+  mark(instrument: string, price: Paise, ts: number): void {
+    if (this.last.get(instrument) === price) return;
+    this.last.set(instrument, price);
+    const books = this.byInstrument.get(instrument);
+    if (!books) return;
+    this.rollDay(ts);
+    let changed = false;
+    for (let i = 0; i < books.length; i++) {
+      const b = books[i]!;
+      if (b.netQty !== 0) {
+        this.revalue(b);
+        changed = true;
+      }
+    }
+    if (changed) this.onPnl();
+  }
+
+  lastPrice(instrument: string): Paise | undefined {
+    return this.last.get(instrument);
+  }
+
+  /** Net quantity over products, account-wide or of one strategy. */
+  netQty(instrument: string, strategyId?: string): number {
+    const map = strategyId === undefined ? this.account : this.strategies.get(strategyId);
+    if (!map) return 0;
+    let n = 0;
+    for (const p of PRODUCTS) n += map.get(key(instrument, p))?.netQty ?? 0;
+    return n;
+  }
+
+  totalPnl(): Paise {
+    return this.realizedTotal + this.unrealizedTotal;
+  }
+
+  realizedPnl(): Paise {
+    return this.realizedTotal;
+  }
+
+  unrealizedPnl(): Paise {
+    return this.unrealizedTotal;
+  }
+
+  dailyPnl(): Paise {
+    this.rollDay(this.clock.now());
+    return this.totalPnl() - this.dayBase;
+  }
+
+  /** Open positions (non-zero), account-wide or of one strategy. */
+  positions(strategyId?: string): PositionView[] {
+    const map = strategyId === undefined ? this.account : this.strategies.get(strategyId);
+    return map ? [...map.values()].filter((b) => b.netQty !== 0).map((b) => this.view(b)) : [];
+  }
+
+  /** Every book with activity (including flat ones with realized P&L). */
+  books(strategyId?: string): PositionView[] {
+    const map = strategyId === undefined ? this.account : this.strategies.get(strategyId);
+    return map ? [...map.values()].map((b) => this.view(b)) : [];
+  }
+
+  /** A strategy's read-only window on this portfolio. */
+  viewFor(strategyId: string): PortfolioView {
+    return {
+      netQty: (i) => this.netQty(i, strategyId),
+      position: (i, product) => {
+        const map = this.strategies.get(strategyId);
+        if (!map) return undefined;
+        if (product) {
+          const b = map.get(key(i, product));
+          return b ? this.view(b) : undefined;
+        }
+        const bs = PRODUCTS.map((p) => map.get(key(i, p))).filter((b): b is Book => b !== undefined);
+        if (bs.length === 0) return undefined;
+        if (bs.length === 1) return this.view(bs[0]!);
+        return merge(bs.map((b) => this.view(b)));
+      },
+      positions: () => this.positions(strategyId),
+      pnl: () => {
+        let p = 0;
+        for (const b of this.strategies.get(strategyId)?.values() ?? []) p += b.realizedPnl + (this.unrealOf(b) ?? 0);
+        return p;
+      },
+      lastPrice: (i) => this.last.get(i),
+    };
+  }
+
+  private view(b: Book): PositionView {
+    return {
+      instrument: b.instrument,
+      product: b.product,
+      netQty: b.netQty,
+      openValue: b.openValue,
+      realizedPnl: b.realizedPnl,
+      unrealizedPnl: this.unrealOf(b),
+    };
+  }
+
+  private unrealOf(b: Book): Paise | undefined {
+    if (b.netQty === 0) return 0;
+    const px = this.last.get(b.instrument);
+    return px === undefined ? undefined : b.netQty * px - b.openValue;
+  }
+
+  private revalue(acc: Book): void {
+    const u = this.unrealOf(acc) ?? 0;
+    this.unrealizedTotal += u - acc.unreal;
+    acc.unreal = u;
+  }
+
+  private event(b: Book, ts: number): PositionEvent {
+    const u = this.unrealOf(b);
+    return {
+      type: 'position',
+      ts,
+      instrument: b.instrument,
+      product: b.product,
+      netQty: b.netQty,
+      openValue: b.openValue,
+      realizedPnl: b.realizedPnl,
+      ...(u !== undefined ? { unrealizedPnl: u } : {}),
+      ...(b.strategyId !== undefined ? { strategyId: b.strategyId } : {}),
+    };
+  }
+
+  private book(map: Map<string, Book>, instrument: string, product: Product, strategyId: string | undefined): Book {
+    const k = key(instrument, product);
+    let b = map.get(k);
+    if (!b) {
+      b = { instrument, product, strategyId, netQty: 0, openValue: 0, realizedPnl: 0, unreal: 0 };
+      map.set(k, b);
+      if (strategyId === undefined) {
+        const list = this.byInstrument.get(instrument) ?? [];
+        list.push(b);
+        this.byInstrument.set(instrument, list);
+      }
+    }
+    return b;
+  }
+
+  private rollDay(ts: number): void {
+    if (ts < this.dayEnd) return;
+    this.dayEnd = istDayStart(ts) + DAY_MS;
+    this.dayBase = this.totalPnl();
+  }
+}
+
+const PRODUCTS: readonly Product[] = ['CNC', 'INTRADAY', 'MARGIN'];
+
+function key(instrument: string, product: Product): string {
+  return `${instrument}|${product}`;
+}
+
+function apply(b: Book, f: FillEvent): void {
+  const s = sideSign(f.side);
+  let q = f.qty;
+  if (b.netQty !== 0 && Math.sign(b.netQty) !== s) {
+    const closeQty = Math.min(q, Math.abs(b.netQty));
+    const removed = closeQty === Math.abs(b.netQty) ? b.openValue : Math.round((b.openValue * closeQty) / Math.abs(b.netQty));
+    b.realizedPnl += -s * closeQty * f.price - removed;
+    b.openValue -= removed;
+    b.netQty += s * closeQty;
+    q -= closeQty;
+  }
+  if (q > 0) {
+    b.openValue += s * q * f.price;
+    b.netQty += s * q;
+  }
+  if (b.netQty === 0) b.openValue = 0;
+  if (f.charges) b.realizedPnl -= f.charges;
+}
+
+function merge(vs: PositionView[]): PositionView {
+  const first = vs[0]!;
+  let net = 0;
+  let open = 0;
+  let real = 0;
+  let unreal: number | undefined = 0;
+  for (const v of vs) {
+    net += v.netQty;
+    open += v.openValue;
+    real += v.realizedPnl;
+    unreal = unreal === undefined || v.unrealizedPnl === undefined ? undefined : unreal + v.unrealizedPnl;
+  }
+  return { instrument: first.instrument, product: first.product, netQty: net, openValue: open, realizedPnl: real, unrealizedPnl: unreal };
+}

@@ -1,0 +1,404 @@
+/**
+ * The engine: one assembly of bus, candle builder, strategies (safe runners), risk, execution
+ * (order state machine, portfolio, emulation) over any `ExecutionVenue`. The backtester, the
+ * paper daemon and the live daemon all build this same object (see engine-options.ts for how to
+ * drive it).
+ *
+ * Hot path of a tick, all synchronous: `publishTick` -> candle builder (closes buckets first, so a
+ * candle is seen before the tick that closed it) -> bus -> portfolio mark -> strategies of that
+ * instrument -> their intents are queued on the bus -> risk checks -> execution -> venue write.
+ * No promise, no RxJS operator and no per-event allocation beyond the events themselves.
+ */
+import type { Subscription } from 'rxjs';
+import type { Clock } from '../clock.js';
+import type { CandleEvent, Event, FillEvent, OrderEvent, PositionEvent, TickEvent } from '../events.js';
+import { LifecyclePhase } from '../events.js';
+import type { Logger } from '../log.js';
+import { silentLogger } from '../log.js';
+import { MemoryStore, type JsonValue, type Store } from '../store.js';
+import { ConfigError } from '../errors.js';
+import { parseExecutionConfig } from '../../adapters/execution/config.js';
+import { ExecutionEngine } from '../../adapters/execution/execution-engine.js';
+import { OrderStateMachine, type NewOrder } from '../../adapters/execution/order-state-machine.js';
+import { Portfolio } from '../../adapters/execution/portfolio.js';
+import { TrailingStops } from '../../adapters/execution/trailing-stops.js';
+import type { ExecutionVenue, VenueOrderState } from '../../adapters/execution/venue.js';
+import type { TradingState } from '../../risk/config.js';
+import { RiskEngine } from '../../risk/risk-engine.js';
+import { parseStrategyParams } from '../../strategies/params.js';
+import { StrategyRunner } from '../../strategies/runner.js';
+import type { Strategy } from '../../strategies/strategy.js';
+import { CandleAggregator } from './candle-aggregator.js';
+import type { EngineOptions } from './engine-options.js';
+import { EventBus } from './event-bus.js';
+
+interface JournalEntry {
+  strategyId?: string;
+  instrument?: string;
+  side?: string;
+  qty?: number;
+}
+
+export class Engine {
+  readonly bus: EventBus;
+  readonly clock: Clock;
+  readonly store: Store;
+  readonly orders: OrderStateMachine;
+  readonly portfolio: Portfolio;
+  readonly risk: RiskEngine;
+  readonly execution: ExecutionEngine;
+  readonly runners: readonly StrategyRunner[];
+  /** Scrip codes the strategies need market data for. */
+  readonly instruments: readonly string[];
+  readonly venue: ExecutionVenue;
+  private readonly trailing: TrailingStops;
+  private readonly candles: CandleAggregator | undefined;
+  private readonly log: Logger;
+  private readonly byInstrument = new Map<string, StrategyRunner[]>();
+  private readonly bySeries = new Map<string, StrategyRunner[]>();
+  private readonly byId = new Map<string, StrategyRunner>();
+  private readonly states = new Map<string, { [key: string]: JsonValue }>();
+  private readonly journal = new Map<string, JournalEntry>();
+  private readonly tagPrefix: string;
+  private readonly run: number;
+  private seq = 0;
+  private venueSub: Subscription | undefined;
+  private started = false;
+
+  /** Builds an engine: validates options and parameters, reserves a run number for unique tags. */
+  static async create(options: EngineOptions): Promise<Engine> {
+    const store = options.store ?? new MemoryStore();
+    const run = await store.incr('engine', 'run');
+    return new Engine(options, store, run);
+  }
+
+  private constructor(options: EngineOptions, store: Store, run: number) {
+    this.clock = options.clock;
+    this.store = store;
+    this.venue = options.venue;
+    this.log = options.log ?? silentLogger();
+    this.tagPrefix = options.tagPrefix ?? 'tr';
+    if (!/^[a-z]{1,8}$/.test(this.tagPrefix)) throw new ConfigError(`tagPrefix must be 1-8 lower-case letters, got ${JSON.stringify(this.tagPrefix)}`);
+    this.run = run;
+    const execConfig = parseExecutionConfig(options.execution);
+    this.bus = new EventBus({ log: this.log });
+    const tagRe = new RegExp(`^${this.tagPrefix}[0-9a-z]+-[0-9a-z]+(\\.(sl|tg))?$`);
+    this.orders = new OrderStateMachine(this.clock, this.bus, { log: this.log, isOurTag: (t) => tagRe.test(t) });
+    this.orders.onUnknownTagged = (s) => this.adopt(s);
+    this.portfolio = new Portfolio(this.clock, this.bus);
+    const late: { execution?: ExecutionEngine } = {};
+    this.risk = new RiskEngine({
+      clock: this.clock,
+      bus: this.bus,
+      store,
+      log: this.log,
+      config: options.risk,
+      sources: {
+        instruments: options.instruments,
+        orders: this.orders,
+        portfolio: this.portfolio,
+        availableFunds: () => late.execution?.availableFunds(),
+      },
+    });
+    const execution = new ExecutionEngine({
+      clock: this.clock,
+      bus: this.bus,
+      venue: this.venue,
+      orders: this.orders,
+      portfolio: this.portfolio,
+      config: execConfig,
+      maxModifications: this.risk.config.maxModifications,
+      replaceAt: this.risk.config.replaceAt,
+      newTag: () => this.newTag(),
+      marginOf: (instrument, side, qty, price, product) => {
+        const inst = options.instruments.get(instrument);
+        return inst ? this.risk.margin.required(inst, side, qty, price, product).total : qty * price;
+      },
+      store,
+      log: this.log,
+    });
+    this.execution = late.execution = execution;
+    this.trailing = new TrailingStops({
+      clock: this.clock,
+      bus: this.bus,
+      orders: this.orders,
+      instruments: options.instruments,
+      venueTrails: this.venue.capabilities.trailingStop,
+      minTicks: execConfig.trailMinTicks,
+      replaceAt: this.risk.config.replaceAt,
+      submit: (intent) => this.bus.publish({ type: 'intent', ts: this.clock.now(), intent }),
+      newTag: () => this.newTag(),
+    });
+    this.portfolio.onPnl = () => this.risk.onPnl();
+    this.risk.onKillSwitch = () => this.execution.flattenAll('risk');
+
+    this.runners = options.strategies.map((spec) => {
+      const strategy: Strategy =
+        'strategy' in spec ? spec.strategy : spec.definition.create(parseStrategyParams(spec.definition, spec.params, spec.id) as never, { id: spec.id, instruments: options.instruments });
+      if (this.byId.has(spec.id)) throw new ConfigError(`two strategies share the id ${JSON.stringify(spec.id)}`);
+      for (const i of strategy.instruments) if (!options.instruments.get(i)) throw new ConfigError(`strategy ${spec.id}: unknown instrument ${i}`);
+      const state: { [key: string]: JsonValue } = {};
+      this.states.set(spec.id, state);
+      const runner = new StrategyRunner(spec.id, strategy, {
+        bus: this.bus,
+        clock: { now: () => this.clock.now() },
+        portfolio: this.portfolio.viewFor(spec.id),
+        orders: {
+          get: (tag) => {
+            const o = this.orders.get(tag);
+            return o && o.strategyId === spec.id ? o : undefined;
+          },
+          open: (instrument) => this.orders.openOrders(spec.id, instrument),
+        },
+        instruments: options.instruments,
+        log: this.log.child({ strategy: spec.id }),
+        state,
+        newTag: () => this.newTag(),
+      });
+      this.byId.set(spec.id, runner);
+      for (const i of strategy.instruments) {
+        push(this.byInstrument, i, runner);
+        for (const iv of strategy.intervals ?? []) push(this.bySeries, `${i}|${iv}`, runner);
+      }
+      return runner;
+    });
+    this.instruments = [...this.byInstrument.keys()];
+
+    if (options.buildCandles !== false) {
+      const agg = new CandleAggregator(this.clock, (c) => this.bus.publish(c));
+      for (const r of this.runners) for (const i of r.strategy.instruments) for (const iv of r.strategy.intervals ?? []) agg.add(i, iv);
+      this.candles = agg;
+    }
+    this.wire();
+  }
+
+  private wire(): void {
+    const bus = this.bus;
+    bus.on('tick', (t) => this.onTick(t));
+    bus.on('candle', (c) => this.onCandle(c));
+    bus.on('intent', (e) => {
+      if (this.risk.evaluate(e.intent) === null) this.execution.execute(e.intent);
+    });
+    bus.on('fill', (f) => this.onFill(f));
+    bus.on('order', (e) => this.onOrder(e));
+    bus.on('position', (p) => this.onPosition(p));
+  }
+
+  private onTick(t: TickEvent): void {
+    this.portfolio.mark(t.instrument, t.ltp, t.ts);
+    const rs = this.byInstrument.get(t.instrument);
+    if (rs) for (let i = 0; i < rs.length; i++) rs[i]!.tick(t);
+    this.trailing.onTick(t);
+  }
+
+  private onCandle(c: CandleEvent): void {
+    this.portfolio.mark(c.instrument, c.close, c.ts);
+    const rs = this.bySeries.get(`${c.instrument}|${c.interval}`);
+    if (rs) for (let i = 0; i < rs.length; i++) rs[i]!.candle(c);
+    this.trailing.onPrice(c.instrument, c.high, c.low, c.close);
+  }
+
+  private onFill(f: FillEvent): void {
+    this.portfolio.applyFill(f);
+    this.byId.get(f.strategyId)?.fill(f);
+  }
+
+  private onOrder(e: OrderEvent): void {
+    this.trailing.onOrder(e.order);
+    this.byId.get(e.order.strategyId)?.order(e.order);
+  }
+
+  private onPosition(p: PositionEvent): void {
+    if (p.strategyId !== undefined) this.byId.get(p.strategyId)?.position(p);
+  }
+
+  /** Mints a client tag unique across restarts: `<prefix><run>-<seq>` in base 36. */
+  newTag(): string {
+    return `${this.tagPrefix}${this.run.toString(36)}-${(++this.seq).toString(36)}`;
+  }
+
+  /**
+   * Loads persisted state (risk, tags, modification counts, strategy state), reconciles with the
+   * venue (order book, trades, funds), then starts the strategies. Trading begins after this.
+   */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    this.bus.publish({ type: 'lifecycle', ts: this.clock.now(), phase: LifecyclePhase.STARTING, source: 'engine' });
+    await this.risk.load();
+    for (const [tag, v] of await this.store.entries<JsonValue>('tags')) {
+      if (v && typeof v === 'object' && !Array.isArray(v)) this.journal.set(tag, v as JournalEntry);
+    }
+    for (const [id, state] of this.states) {
+      const saved = await this.store.get<JsonValue>(`strategy:${id}`, 'state');
+      if (saved && typeof saved === 'object' && !Array.isArray(saved)) Object.assign(state, saved);
+    }
+    this.venueSub = this.venue.updates.subscribe({
+      next: (u) => this.execution.onVenueUpdate(u),
+      error: (err: unknown) => this.log.error({ err }, 'engine: the venue update stream failed'),
+    });
+    await this.execution.resync('start');
+    for (const [tag, n] of await this.store.entries<number>('mods')) if (typeof n === 'number') this.orders.setModifications(tag, n);
+    for (const r of this.runners) r.start();
+    this.bus.publish({ type: 'lifecycle', ts: this.clock.now(), phase: LifecyclePhase.STARTED, source: 'engine', detail: `${this.runners.length} strategies, venue ${this.venue.name}` });
+  }
+
+  /** Market data in (live/paper): builds candles, then publishes the tick. */
+  publishTick(tick: TickEvent): void {
+    this.candles?.onTick(tick);
+    this.bus.publish(tick);
+  }
+
+  /** A finished candle in (backtests, history replays). */
+  publishCandle(candle: CandleEvent): void {
+    this.bus.publish(candle);
+  }
+
+  /** Any event (replays, tests). */
+  publish(event: Event): void {
+    if (event.type === 'tick') this.publishTick(event);
+    else this.bus.publish(event);
+  }
+
+  /** Releases candles whose buckets ended by now (drivers that move the clock without timers). */
+  flushCandles(): void {
+    this.candles?.flush();
+  }
+
+  /** Feeds historical candles to the strategies only (warm-up before live data): no orders, no bus. */
+  feedWarmup(candles: readonly CandleEvent[]): void {
+    for (const c of candles) {
+      const rs = this.bySeries.get(`${c.instrument}|${c.interval}`);
+      if (rs) for (const r of rs) r.candle(c, true);
+    }
+  }
+
+  tradingState(): TradingState {
+    return this.risk.tradingState();
+  }
+
+  setTradingState(state: TradingState, reason = 'operator'): void {
+    this.risk.setTradingState(state, reason);
+  }
+
+  halt(reason: string): void {
+    this.risk.setTradingState('halted', reason);
+  }
+
+  resume(): void {
+    this.risk.setTradingState('active', 'operator resume');
+  }
+
+  /** Trips the kill switch by hand: cancel all, flatten all, halt. */
+  kill(reason: string): void {
+    this.risk.tripKillSwitch(reason);
+  }
+
+  /** Cancels every working order; resolves when none is left or after `timeoutMs` of clock time. */
+  async cancelAll(reason: string, timeoutMs = 10_000): Promise<void> {
+    this.log.info({ reason }, 'engine: cancelling all working orders');
+    this.execution.cancelAll();
+    await this.waitFor(() => this.orders.openCount() === 0, timeoutMs);
+  }
+
+  /** Cancels every working order and closes every position at market; resolves when flat or at the timeout. */
+  async flatten(reason: string, timeoutMs = 10_000): Promise<void> {
+    this.log.info({ reason }, 'engine: flattening');
+    this.execution.flattenAll('operator');
+    await this.waitFor(() => this.portfolio.positions().length === 0 && this.orders.openCount() === 0, timeoutMs);
+  }
+
+  /** Saves every strategy's state (call periodically; done at stop). */
+  async checkpoint(): Promise<void> {
+    for (const [id, state] of this.states) await this.store.set(`strategy:${id}`, 'state', state);
+  }
+
+  /** Re-writes everything persistent (after the store lost it, e.g. a Redis restart). */
+  async persist(): Promise<void> {
+    await this.checkpoint();
+    for (const o of this.orders.all()) {
+      await this.store.set('tags', o.tag, { strategyId: o.strategyId, instrument: o.instrument, side: o.side, qty: o.qty, ts: this.clock.now() });
+      if (o.modifications > 0) await this.store.set('mods', o.tag, o.modifications);
+    }
+    await this.store.set('risk', 'tradingState', this.risk.tradingState());
+    if (this.risk.killSwitch()) await this.store.set('risk', 'killSwitch', { reason: 'persisted', ts: this.clock.now() });
+  }
+
+  /** Stops strategies (onStop), waits for in-flight writes, saves state. Orders are left working. */
+  async stop(): Promise<void> {
+    if (!this.started) return;
+    this.bus.publish({ type: 'lifecycle', ts: this.clock.now(), phase: LifecyclePhase.STOPPING, source: 'engine' });
+    for (const r of this.runners) r.stop();
+    await this.execution.idle();
+    await this.checkpoint();
+    this.candles?.close();
+    this.execution.close();
+    this.venueSub?.unsubscribe();
+    this.started = false;
+    this.bus.publish({ type: 'lifecycle', ts: this.clock.now(), phase: LifecyclePhase.STOPPED, source: 'engine' });
+  }
+
+  /** A JSON summary (for `tarang ctl status`). */
+  summary(): Record<string, unknown> {
+    return {
+      tradingState: this.risk.tradingState(),
+      killSwitch: this.risk.killSwitch(),
+      venue: this.venue.name,
+      strategies: this.runners.map((r) => ({ id: r.id, paused: r.paused, ...(r.pauseReason ? { reason: r.pauseReason } : {}), pnl: this.portfolio.viewFor(r.id).pnl() })),
+      openOrders: this.orders.openCount(),
+      positions: this.portfolio.positions().map((p) => ({ instrument: p.instrument, product: p.product, netQty: p.netQty, unrealizedPnl: p.unrealizedPnl ?? null })),
+      realizedPnl: this.portfolio.realizedPnl(),
+      unrealizedPnl: this.portfolio.unrealizedPnl(),
+      dailyPnl: this.portfolio.dailyPnl(),
+      availableFunds: this.execution.availableFunds() ?? null,
+      events: this.bus.count,
+    };
+  }
+
+  private adopt(s: VenueOrderState): NewOrder | undefined {
+    if (!s.tag || !s.instrument || !s.side || !s.qty || !s.orderType) return undefined;
+    const root = s.tag.replace(/\.(sl|tg)$/, '');
+    const j = this.journal.get(root);
+    const strategyId = j?.strategyId ?? 'unknown';
+    if (!j) {
+      this.bus.publish({ type: 'alert', ts: this.clock.now(), level: 'warn', code: 'ORDER_ADOPTED', message: `venue order ${s.orderId} carries our tag ${s.tag} but is not in the journal; adopted as strategy "unknown"` });
+    }
+    const leg = s.leg && s.leg !== 'entry' ? s.leg : undefined;
+    return {
+      tag: leg ? `${s.tag}${leg === 'stopLoss' ? '.sl' : '.tg'}` : s.tag,
+      strategyId,
+      instrument: s.instrument,
+      side: s.side,
+      qty: s.qty,
+      orderType: s.orderType,
+      product: s.product ?? 'INTRADAY',
+      validity: s.validity ?? 'DAY',
+      ...(s.limitPrice !== undefined ? { limitPrice: s.limitPrice } : {}),
+      ...(s.triggerPrice !== undefined ? { triggerPrice: s.triggerPrice } : {}),
+      ...(leg ? { parentTag: s.tag, leg } : {}),
+      ...(s.modifications !== undefined ? { modifications: s.modifications } : {}),
+    };
+  }
+
+  private waitFor(done: () => boolean, timeoutMs: number): Promise<void> {
+    if (done()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const t: { timer?: { cancel(): void } } = {};
+      const off = this.bus.onAny(() => {
+        if (done()) finish();
+      });
+      const finish = (): void => {
+        off();
+        t.timer?.cancel();
+        resolve();
+      };
+      t.timer = this.clock.setTimeout(finish, timeoutMs);
+    });
+  }
+}
+
+function push<K, V>(map: Map<K, V[]>, k: K, v: V): void {
+  const list = map.get(k);
+  if (list) list.push(v);
+  else map.set(k, [v]);
+}

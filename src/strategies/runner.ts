@@ -1,0 +1,165 @@
+/**
+ * The safe runner: drives one strategy's hooks and isolates its failures. A hook that throws is
+ * logged, the strategy is paused (no more hooks, no more intents) and a `strategy_paused`
+ * lifecycle event and a warning alert are published; the engine and the other strategies carry
+ * on. A paused strategy's working orders are left as they are (the operator decides; `resume()`
+ * lets it run again).
+ *
+ * Warm-up: the first `warmup` candles of each declared (instrument, interval) are warm-up; while
+ * any series is still short, `ctx.warmingUp` is true and intents are denied (STRATEGY_NOT_READY).
+ */
+import type { CandleEvent, FillEvent, OrderSnapshot, PositionEvent, TickEvent } from '../core/events.js';
+import { DenialCode, LifecyclePhase } from '../core/events.js';
+import type { EventBus } from '../core/bus/event-bus.js';
+import type { Intent } from '../core/intents.js';
+import type { InstrumentLookup } from '../core/instruments.js';
+import type { Logger } from '../core/log.js';
+import { describeError } from '../core/errors.js';
+import type { JsonValue } from '../core/store.js';
+import type { ClockView, IntentDraft, OrderOptions, OrdersView, PortfolioView, Strategy, StrategyContext } from './strategy.js';
+import type { Product } from '../core/enums.js';
+
+export interface RunnerDeps {
+  readonly bus: EventBus;
+  readonly clock: ClockView;
+  readonly portfolio: PortfolioView;
+  readonly orders: OrdersView;
+  readonly instruments: InstrumentLookup;
+  readonly log: Logger;
+  readonly state: { [key: string]: JsonValue };
+  /** Mints the next client tag. */
+  readonly newTag: () => string;
+}
+
+export class StrategyRunner {
+  readonly ctx: StrategyContext;
+  private pausedReason: string | undefined;
+  private readonly counts = new Map<string, number>();
+  private short: number;
+  private readonly warmup: number;
+  private readonly deps: RunnerDeps;
+  private warmingUp: boolean;
+
+  constructor(
+    readonly id: string,
+    readonly strategy: Strategy,
+    deps: RunnerDeps,
+  ) {
+    this.deps = deps;
+    this.warmup = strategy.warmup ?? 0;
+    if (!Number.isSafeInteger(this.warmup) || this.warmup < 0) throw new RangeError(`strategy ${id}: warmup must be a whole number >= 0, got ${strategy.warmup}`);
+    const series = strategy.instruments.length * (strategy.intervals?.length ?? 0);
+    this.short = this.warmup > 0 ? series : 0;
+    this.warmingUp = this.short > 0;
+    for (const i of strategy.instruments) for (const iv of strategy.intervals ?? []) this.counts.set(`${i}|${iv}`, 0);
+    const isWarmingUp = (): boolean => this.warmingUp;
+    const market = (side: 'BUY' | 'SELL', instrument: string, qty: number, o: OrderOptions = {}): IntentDraft => ({
+      kind: 'place',
+      instrument,
+      side,
+      qty,
+      orderType: o.triggerPrice !== undefined ? 'STOP_LOSS' : o.limitPrice !== undefined ? 'LIMIT' : 'MARKET',
+      validity: o.validity ?? 'DAY',
+      product: o.product ?? 'INTRADAY',
+      ...(o.limitPrice !== undefined ? { limitPrice: o.limitPrice } : {}),
+      ...(o.triggerPrice !== undefined ? { triggerPrice: o.triggerPrice } : {}),
+    });
+    this.ctx = {
+      id,
+      clock: deps.clock,
+      portfolio: deps.portfolio,
+      orders: deps.orders,
+      instruments: deps.instruments,
+      log: deps.log,
+      state: deps.state,
+      get warmingUp() {
+        return isWarmingUp();
+      },
+      submit: (d) => this.submit(d),
+      buy: (i, q, o) => this.submit(market('BUY', i, q, o)),
+      sell: (i, q, o) => this.submit(market('SELL', i, q, o)),
+      exit: (i, product?: Product) => this.submit({ kind: 'exit', instrument: i, ...(product ? { product } : {}) }),
+      cancel: (tag) => this.submit({ kind: 'cancel', target: tag }),
+    };
+  }
+
+  get paused(): boolean {
+    return this.pausedReason !== undefined;
+  }
+
+  get pauseReason(): string | undefined {
+    return this.pausedReason;
+  }
+
+  /** Lets a paused strategy run again (operator action). */
+  resume(): void {
+    this.pausedReason = undefined;
+  }
+
+  start(): void {
+    if (this.strategy.onStart) this.call('onStart', () => this.strategy.onStart!(this.ctx));
+  }
+
+  stop(): void {
+    if (this.strategy.onStop) this.call('onStop', () => this.strategy.onStop!(this.ctx));
+  }
+
+  tick(t: TickEvent): void {
+    if (this.strategy.onTick && this.pausedReason === undefined) this.call('onTick', () => this.strategy.onTick!(t, this.ctx));
+  }
+
+  /** A candle of a declared series (the engine routes only those). `warmupOnly` forces warm-up (history feed). */
+  candle(c: CandleEvent, warmupOnly = false): void {
+    if (this.short > 0) {
+      const k = `${c.instrument}|${c.interval}`;
+      const n = this.counts.get(k);
+      if (n !== undefined && n < this.warmup) {
+        this.counts.set(k, n + 1);
+        if (n + 1 === this.warmup) this.short--;
+      }
+    }
+    const was = this.warmingUp;
+    // The candle that completes the last series is still a warm-up candle.
+    this.warmingUp = warmupOnly || was;
+    if (this.strategy.onCandle && this.pausedReason === undefined) this.call('onCandle', () => this.strategy.onCandle!(c, this.ctx));
+    this.warmingUp = this.short > 0;
+  }
+
+  order(o: OrderSnapshot): void {
+    if (this.strategy.onOrder && this.pausedReason === undefined) this.call('onOrder', () => this.strategy.onOrder!(o, this.ctx));
+  }
+
+  fill(f: FillEvent): void {
+    if (this.strategy.onFill && this.pausedReason === undefined) this.call('onFill', () => this.strategy.onFill!(f, this.ctx));
+  }
+
+  position(p: PositionEvent): void {
+    if (this.strategy.onPosition && this.pausedReason === undefined) this.call('onPosition', () => this.strategy.onPosition!(p, this.ctx));
+  }
+
+  private submit(d: IntentDraft): string {
+    const id = this.deps.newTag();
+    const intent = { ...d, id, strategyId: this.id } as Intent;
+    const ts = this.deps.clock.now();
+    if (this.pausedReason !== undefined || this.warmingUp) {
+      const reason = this.pausedReason !== undefined ? `strategy ${this.id} is paused: ${this.pausedReason}` : `strategy ${this.id} is warming up`;
+      this.deps.bus.publish({ type: 'denied', ts, intent, code: DenialCode.STRATEGY_NOT_READY, reason });
+      return id;
+    }
+    this.deps.bus.publish({ type: 'intent', ts, intent });
+    return id;
+  }
+
+  private call(hook: string, fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      const message = describeError(err);
+      this.pausedReason = `${hook} threw: ${message}`;
+      this.deps.log.error({ err, strategy: this.id, hook }, 'strategy failed; paused (the engine and other strategies go on)');
+      const ts = this.deps.clock.now();
+      this.deps.bus.publish({ type: 'lifecycle', ts, phase: LifecyclePhase.STRATEGY_PAUSED, source: `strategy:${this.id}`, detail: this.pausedReason });
+      this.deps.bus.publish({ type: 'alert', ts, level: 'warn', code: 'STRATEGY_PAUSED', message: `strategy ${this.id} paused: ${this.pausedReason}` });
+    }
+  }
+}
