@@ -150,7 +150,8 @@ export class OrderStateMachine {
       rec.status = mergeStatus(rec.status, rec.orderType === 'STOP_LOSS' ? 'TRIGGER_PENDING' : 'OPEN');
       changed = true;
     }
-    if (venueStatus !== undefined && rec.venueStatus === undefined) {
+    // The ack's status text is older than anything the stream already told us.
+    if (venueStatus !== undefined && rec.venueStatus === undefined && !isTerminalStatus(rec.status) && rec.reportedFilled === 0 && rec.fillQty === 0) {
       rec.venueStatus = venueStatus;
       changed = true;
     }

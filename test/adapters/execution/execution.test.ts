@@ -1,0 +1,251 @@
+import { describe, expect, it } from 'vitest';
+import type { PlaceIntent } from '../../../src/core/intents.js';
+import type { StrategyContext } from '../../../src/strategies/strategy.js';
+import { bare, harness } from './harness.js';
+
+/** A strategy that exposes its context so a test can act through it. */
+function handle() {
+  const h: { ctx?: StrategyContext } = {};
+  return { h, strategy: bare({ onStart: (ctx) => void (h.ctx = ctx) }) };
+}
+
+describe('execution through the engine', () => {
+  it('tags every order with a client id in remarks, unique across restarts of the same store', async () => {
+    const a = handle();
+    const h1 = await harness({ strategies: [{ id: 's1', strategy: a.strategy }] });
+    const t1 = a.h.ctx!.buy('NSE_2885', 1, { limitPrice: 100_00 });
+    const b = handle();
+    const h2 = await harness({ strategies: [{ id: 's1', strategy: b.strategy }], store: h1.store });
+    const t2 = b.h.ctx!.buy('NSE_2885', 1, { limitPrice: 100_00 });
+    expect(h1.venue.writesOf('place')[0]!.req.tag).toBe(t1);
+    expect(h2.venue.writesOf('place')[0]!.req.tag).toBe(t2);
+    expect(t1).toMatch(/^tr1-/);
+    expect(t2).toMatch(/^tr2-/);
+  });
+
+  it('tick -> strategy -> risk -> order -> fill -> position, synchronously on an in-process venue', async () => {
+    const seen: string[] = [];
+    const h = await harness({
+      venue: { autoFill: (r) => (r.orderType === 'MARKET' ? 142_650 : undefined) },
+      strategies: [{
+        id: 's1',
+        strategy: bare({
+          onTick: (t, ctx) => {
+            if (ctx.portfolio.netQty('NSE_2885') === 0 && ctx.orders.open().length === 0) ctx.buy('NSE_2885', 10);
+          },
+          onOrder: (o) => seen.push(`order:${o.status}`),
+          onFill: (f) => seen.push(`fill:${f.qty}@${f.price}`),
+          onPosition: (p) => seen.push(`position:${p.netQty}`),
+        }),
+      }],
+    });
+    h.tick(142_650);
+    expect(seen).toEqual(['order:PENDING_NEW', 'fill:10@142650', 'order:FILLED', 'position:10']);
+    expect(h.engine.portfolio.netQty('NSE_2885', 's1')).toBe(10);
+    h.tick(142_700);
+    expect(h.venue.writesOf('place')).toHaveLength(1);
+  });
+
+  it('a denied intent never reaches the venue and arrives as a denied event', async () => {
+    const a = handle();
+    const h = await harness({ strategies: [{ id: 's1', strategy: a.strategy }], risk: { maxOrderValue: 1000_00 } });
+    a.h.ctx!.buy('NSE_2885', 100, { limitPrice: 100_00 });
+    expect(h.venue.writes).toHaveLength(0);
+    expect(h.of('denied').map((d) => d.code)).toEqual(['MAX_ORDER_VALUE']);
+  });
+
+  it('a venue rejection ends the order and is announced as VENUE_REJECTED', async () => {
+    const a = handle();
+    const h = await harness({ strategies: [{ id: 's1', strategy: a.strategy }], venue: { answer: () => ({ status: 'rejected', reason: 'Insufficient margin', errorCode: 'OrderException' }) } });
+    const tag = a.h.ctx!.buy('NSE_2885', 1, { limitPrice: 100_00 });
+    expect(h.engine.orders.get(tag)).toMatchObject({ status: 'REJECTED', reason: 'Insufficient margin' });
+    expect(h.of('denied')[0]).toMatchObject({ code: 'VENUE_REJECTED', reason: 'Insufficient margin' });
+  });
+
+  it('a lost answer is reconciled by tag from the order book, never retried: one order, not two', async () => {
+    const a = handle();
+    let placed: PlaceIntent | undefined;
+    const h = await harness({
+      strategies: [{ id: 's1', strategy: a.strategy }],
+      venue: {
+        answer: (w) => {
+          if (w.kind !== 'place') return undefined;
+          placed = { kind: 'place', id: w.req.tag, strategyId: 's1', ...w.req };
+          return { status: 'unknown', reason: 'socket hang up' };
+        },
+      },
+    });
+    const tag = a.h.ctx!.buy('NSE_2885', 5, { limitPrice: 100_00 });
+    expect(placed?.id).toBe(tag);
+    // The broker did place it: it is in the order book with our remarks.
+    h.venue.seed({ orderId: 'DRV-77', tag, instrument: 'NSE_2885', side: 'BUY', qty: 5, orderType: 'LIMIT', limitPrice: 100_00, status: 'OPEN', filledQty: 0, ts: h.clock.now() });
+    await h.clock.advanceByAsync(250);
+    expect(h.engine.orders.get(tag)).toMatchObject({ status: 'OPEN', orderId: 'DRV-77' });
+    expect(h.venue.writesOf('place')).toHaveLength(1);
+    expect(h.of('lifecycle').some((e) => e.phase === 'reconciled' && e.detail?.includes(tag))).toBe(true);
+  });
+
+  it('a lost answer for an order the broker never got ends REJECTED after the last lookup, still without a retry', async () => {
+    const a = handle();
+    const h = await harness({
+      strategies: [{ id: 's1', strategy: a.strategy }],
+      execution: { reconcileDelaysMs: [100, 200] },
+      venue: { answer: (w) => (w.kind === 'place' ? { status: 'unknown', reason: 'timeout' } : undefined) },
+    });
+    const tag = a.h.ctx!.buy('NSE_2885', 5, { limitPrice: 100_00 });
+    await h.clock.advanceByAsync(100);
+    expect(h.engine.orders.get(tag)?.status).toBe('PENDING_NEW');
+    await h.clock.advanceByAsync(200);
+    expect(h.engine.orders.get(tag)).toMatchObject({ status: 'REJECTED' });
+    expect(h.engine.orders.get(tag)?.reason).toMatch(/not found in the order book after 2 lookups/);
+    expect(h.venue.writesOf('place')).toHaveLength(1);
+    expect(h.of('alert').map((e) => e.code)).toContain('ORDER_NOT_FOUND');
+  });
+
+  it('counts modifications persistently and switches to cancel-and-replace at the 24th instead of failing', async () => {
+    const a = handle();
+    const h = await harness({ strategies: [{ id: 's1', strategy: a.strategy }], risk: { orderRate: { max: 1000, windowMs: 1000 } } });
+    const tag = a.h.ctx!.buy('NSE_2885', 10, { limitPrice: 100_00 });
+    for (let k = 1; k <= 24; k++) a.h.ctx!.submit({ kind: 'modify', target: tag, limitPrice: 100_00 + k * 5 });
+    expect(h.venue.writesOf('modify')).toHaveLength(24);
+    expect(await h.store.get('mods', tag)).toBe(24);
+    // The 25th change: cancel, then (once cancelled) a replacement for the remaining quantity.
+    a.h.ctx!.submit({ kind: 'modify', target: tag, limitPrice: 101_50 });
+    expect(h.venue.writesOf('modify')).toHaveLength(24);
+    expect(h.venue.writesOf('cancel')).toHaveLength(1);
+    const places = h.venue.writesOf('place');
+    expect(places).toHaveLength(2);
+    expect(places[1]!.req).toMatchObject({ qty: 10, limitPrice: 101_50, side: 'BUY' });
+    const replacement = h.engine.orders.get(tag)!;
+    expect(replacement.tag).not.toBe(tag);
+    expect(replacement.replaces).toBe(tag);
+    expect(h.engine.orders.getExact(tag)?.status).toBe('CANCELLED');
+    // The strategy keeps addressing it by the old tag.
+    a.h.ctx!.submit({ kind: 'modify', target: tag, limitPrice: 101_00 });
+    expect(h.venue.writesOf('modify').at(-1)!.req.orderId).toBe(replacement.orderId);
+  });
+
+  it('after a reconnect it re-reads the order book and trades, recovering what the stream missed', async () => {
+    const a = handle();
+    const h = await harness({ strategies: [{ id: 's1', strategy: a.strategy }] });
+    const tag = a.h.ctx!.buy('NSE_2885', 10, { limitPrice: 100_00 });
+    const id = h.engine.orders.get(tag)!.orderId!;
+    // Filled while the stream was down: the venue's book and trade list know, no update was seen.
+    const sub = h.engine.venue.updates.subscribe(); // keep the subject warm
+    const orig = h.venue.emit.bind(h.venue);
+    h.venue.emit = () => undefined;
+    h.venue.fill(id, 10, 99_95);
+    h.venue.emit = orig;
+    expect(h.engine.orders.get(tag)?.status).toBe('OPEN');
+    h.venue.emit({ kind: 'connection', connected: true, ts: h.clock.now() });
+    await h.clock.advanceByAsync(0);
+    expect(h.engine.orders.get(tag)).toMatchObject({ status: 'FILLED', filledQty: 10 });
+    expect(h.engine.portfolio.netQty('NSE_2885')).toBe(10);
+    sub.unsubscribe();
+  });
+
+  it('trips the kill switch at the daily loss limit: cancels, flattens, halts', async () => {
+    const a = handle();
+    const h = await harness({
+      strategies: [{ id: 's1', strategy: a.strategy }],
+      risk: { maxDailyLoss: 500_00 },
+      venue: { autoFill: (r) => (r.orderType === 'MARKET' ? (r.side === 'BUY' ? 100_00 : 94_00) : undefined) },
+    });
+    h.tick(100_00);
+    a.h.ctx!.buy('NSE_2885', 100);
+    a.h.ctx!.buy('NSE_2885', 1, { limitPrice: 90_00 }); // a working order to cancel
+    expect(h.engine.portfolio.netQty('NSE_2885')).toBe(100);
+    h.tick(96_00); // -400
+    expect(h.engine.tradingState()).toBe('active');
+    h.tick(95_00); // -500: trip
+    expect(h.engine.tradingState()).toBe('halted');
+    expect(h.venue.writesOf('cancel')).toHaveLength(1);
+    expect(h.venue.writesOf('place').at(-1)!.req).toMatchObject({ side: 'SELL', qty: 100, orderType: 'MARKET' });
+    expect(h.engine.portfolio.netQty('NSE_2885')).toBe(0);
+    expect(h.of('alert').map((x) => x.code)).toContain('KILL_SWITCH');
+    a.h.ctx!.buy('NSE_2885', 1);
+    expect(h.of('denied').at(-1)?.code).toBe('TRADING_STATE');
+  });
+
+  it('exit cancels the strategy\'s open orders in the instrument and closes its position at market', async () => {
+    const a = handle();
+    const h = await harness({ strategies: [{ id: 's1', strategy: a.strategy }], venue: { autoFill: (r) => (r.orderType === 'MARKET' ? 100_00 : undefined) } });
+    h.tick(100_00);
+    a.h.ctx!.buy('NSE_2885', 7);
+    a.h.ctx!.sell('NSE_2885', 7, { limitPrice: 110_00 });
+    a.h.ctx!.exit('NSE_2885');
+    expect(h.venue.writesOf('cancel')).toHaveLength(1);
+    expect(h.venue.writesOf('place').at(-1)!.req).toMatchObject({ side: 'SELL', qty: 7, orderType: 'MARKET' });
+    expect(h.engine.portfolio.netQty('NSE_2885', 's1')).toBe(0);
+  });
+});
+
+describe('smart orders and trailing stops', () => {
+  it('routes a smart order to the venue with its legs tracked, rejecting a leg on the wrong side first', async () => {
+    const a = handle();
+    const h = await harness({ strategies: [{ id: 's1', strategy: a.strategy }] });
+    h.tick(100_00);
+    const bad = a.h.ctx!.submit({ kind: 'smart', instrument: 'NSE_2885', side: 'BUY', qty: 10, entryType: 'LIMIT', limitPrice: 100_00, stopLoss: { triggerPrice: 101_00 }, validity: 'DAY', product: 'INTRADAY' });
+    expect(h.of('denied').find((d) => d.intent.id === bad)).toMatchObject({ code: 'SMART_LEG_BOUND', reason: 'SL trigger price should be less than 100.00' });
+    const tag = a.h.ctx!.submit({ kind: 'smart', instrument: 'NSE_2885', side: 'BUY', qty: 10, entryType: 'LIMIT', limitPrice: 100_00, stopLoss: { triggerPrice: 98_00 }, target: { triggerPrice: 104_00 }, validity: 'DAY', product: 'INTRADAY' });
+    expect(h.venue.writesOf('placeSmart')).toHaveLength(1);
+    expect(h.engine.orders.get(`${tag}.sl`)).toMatchObject({ leg: 'stopLoss', parentTag: tag, side: 'SELL', triggerPrice: 98_00 });
+    expect(h.engine.orders.get(`${tag}.sl`)?.orderId).toBeDefined();
+  });
+
+  it('trails the stop-loss by the step, in whole moves of at least 2 ticks, and holds when the price turns', async () => {
+    const a = handle();
+    const h = await harness({ strategies: [{ id: 's1', strategy: a.strategy }] });
+    h.tick(100_00);
+    const tag = a.h.ctx!.submit({ kind: 'smart', instrument: 'NSE_2885', side: 'BUY', qty: 10, entryType: 'LIMIT', limitPrice: 100_00, stopLoss: { triggerPrice: 98_00 }, target: { triggerPrice: 110_00 }, trailingStep: 50, validity: 'DAY', product: 'INTRADAY' });
+    // The venue ignores is_tsl (spec 3.4): not sent, and announced as emulated.
+    expect(h.venue.writesOf('placeSmart')[0]!.req.trailingStep).toBeUndefined();
+    h.venue.fill(h.engine.orders.get(tag)!.orderId!, 10, 100_00);
+    expect(h.of('alert').map((x) => x.code)).toContain('TRAILING_EMULATED');
+    h.tick(100_40); // under one step: nothing
+    expect(h.venue.writesOf('modifySmart')).toHaveLength(0);
+    h.tick(100_50); // one step
+    h.tick(101_20); // two more steps
+    h.tick(100_00); // turns: holds
+    h.tick(101_30); // below the high: holds
+    const mods = h.venue.writesOf('modifySmart').map((w) => w.req.triggerPrice);
+    expect(mods).toEqual([98_50, 99_00]);
+    expect(h.engine.orders.get(`${tag}.sl`)?.triggerPrice).toBe(99_00);
+    expect(h.engine.orders.modifications(`${tag}.sl`)).toBe(2);
+  });
+
+  it('beyond the modification budget the trail is cancelled at the venue and held by the engine', async () => {
+    const a = handle();
+    const h = await harness({ strategies: [{ id: 's1', strategy: a.strategy }], risk: { replaceAt: 2, orderRate: { max: 1000, windowMs: 1000 } } });
+    h.tick(100_00);
+    const tag = a.h.ctx!.submit({ kind: 'smart', instrument: 'NSE_2885', side: 'BUY', qty: 10, entryType: 'LIMIT', limitPrice: 100_00, stopLoss: { triggerPrice: 98_00 }, target: { triggerPrice: 110_00 }, trailingStep: 50, validity: 'DAY', product: 'INTRADAY' });
+    h.venue.fill(h.engine.orders.get(tag)!.orderId!, 10, 100_00);
+    h.tick(100_50);
+    h.tick(101_00);
+    expect(h.venue.writesOf('modifySmart')).toHaveLength(2);
+    h.tick(101_50); // third move: out of budget -> local
+    expect(h.venue.writesOf('modifySmart')).toHaveLength(2);
+    expect(h.venue.writesOf('cancelSmart').map((w) => w.req.leg)).toEqual(['stopLoss']);
+    expect(h.of('alert').map((x) => x.code)).toContain('TRAILING_LOCAL');
+    h.tick(102_00); // the local stop keeps trailing: 99.50 -> 100.00
+    h.tick(99_95); // touches the local stop: exit at market, target cancelled
+    expect(h.venue.writesOf('cancelSmart').map((w) => w.req.leg)).toEqual(['stopLoss', 'target']);
+    expect(h.venue.writesOf('place').at(-1)!.req).toMatchObject({ side: 'SELL', qty: 10, orderType: 'MARKET' });
+  });
+
+  it('emulates the OCO pair when the venue has no smart orders', async () => {
+    const a = handle();
+    const h = await harness({ strategies: [{ id: 's1', strategy: a.strategy }], venue: { capabilities: { smartOrders: false } } });
+    h.tick(100_00);
+    const tag = a.h.ctx!.submit({ kind: 'smart', instrument: 'NSE_2885', side: 'BUY', qty: 10, entryType: 'LIMIT', limitPrice: 100_00, stopLoss: { triggerPrice: 98_00 }, target: { triggerPrice: 104_00 }, validity: 'DAY', product: 'INTRADAY' });
+    expect(h.venue.writesOf('place')).toHaveLength(1);
+    h.venue.fill(h.engine.orders.get(tag)!.orderId!, 10, 100_00);
+    const legs = h.venue.writesOf('place').slice(1).map((w) => w.req);
+    expect(legs).toMatchObject([{ side: 'SELL', orderType: 'STOP_LOSS', triggerPrice: 98_00, qty: 10 }, { side: 'SELL', orderType: 'LIMIT', limitPrice: 104_00, qty: 10 }]);
+    // The target fills: the stop-loss is cancelled.
+    h.venue.fill(h.engine.orders.get(`${tag}.tg`)!.orderId!, 10, 104_00);
+    expect(h.venue.writesOf('cancel').map((w) => w.req.tag)).toEqual([`${tag}.sl`]);
+    expect(h.engine.portfolio.netQty('NSE_2885')).toBe(0);
+    expect(h.engine.portfolio.realizedPnl()).toBe(40_00);
+  });
+});
