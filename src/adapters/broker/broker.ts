@@ -1,0 +1,132 @@
+/**
+ * Everything needed to talk to one broker account, built from one config: the REST transport
+ * (limits, token, retries), the typed client, the token manager, and the WebSocket streams. The
+ * same code serves the live service and the simulator; only the URLs differ.
+ *
+ *   const broker = createBroker(loadBrokerConfig(), { clock: new WallClock(), logger });
+ *   await broker.client.funds();
+ *   broker.marketData().subscribe(['NSE_2885']); broker.marketData().ticks$.subscribe(...)
+ */
+import type { Clock } from '../../core/clock.js';
+import { WallClock } from '../../core/clock.js';
+import { nseCalendar, type MarketCalendar } from '../../core/calendar.js';
+import { silentLogger, type Logger } from '../../core/log.js';
+import { BrokerClient, type ReconcileOptions } from './client.js';
+import type { BrokerConfig } from './config.js';
+import { BrokerHttp } from './http.js';
+import { sharedRateLimiters, type RateLimiters, type SharedBudget } from './rate-limiter.js';
+import { TokenManager } from './token-manager.js';
+import { MarketDataStream } from './ws/market-data.js';
+import { OrderUpdateStream, type OrderUpdatesOptions } from './ws/order-updates.js';
+
+export interface BrokerOptions {
+  readonly clock?: Clock;
+  readonly logger?: Logger;
+  /** Default: the process-wide limiters for this base URL (every client shares one budget). */
+  readonly limiters?: RateLimiters;
+  /** Cross-process budget (src/adapters/redis/limiter.ts); used when limiters are created here. */
+  readonly sharedBudget?: SharedBudget;
+  /** Whether the market is open now (the stall detector acts only then). Default: the NSE calendar. */
+  readonly marketOpen?: (now: number) => boolean;
+  readonly calendar?: MarketCalendar;
+  /** Renew generated tokens on a timer (default true). */
+  readonly autoRenew?: boolean;
+  readonly reconcile?: Partial<ReconcileOptions>;
+  readonly random?: () => number;
+}
+
+export class Broker {
+  readonly http: BrokerHttp;
+  readonly client: BrokerClient;
+  readonly tokens: TokenManager;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  private market: MarketDataStream | undefined;
+  private orders: OrderUpdateStream | undefined;
+  private readonly marketOpen: (now: number) => boolean;
+
+  constructor(
+    readonly config: BrokerConfig,
+    options: BrokerOptions = {},
+  ) {
+    this.clock = options.clock ?? new WallClock();
+    this.logger = options.logger ?? silentLogger();
+    const limiters = options.limiters ?? sharedRateLimiters(this.clock, config.baseUrl, config.rateLimits, options.sharedBudget);
+    this.http = new BrokerHttp({ config, clock: this.clock, logger: this.logger, limiters, ...(options.random ? { random: options.random } : {}) });
+    this.tokens = new TokenManager({ config, http: this.http, clock: this.clock, logger: this.logger, autoRenew: options.autoRenew ?? true });
+    this.http.setTokenSource(this.tokens);
+    this.client = new BrokerClient({ http: this.http, clock: this.clock, logger: this.logger, ...(options.reconcile ? { reconcile: options.reconcile } : {}) });
+    if (options.marketOpen) this.marketOpen = options.marketOpen;
+    else {
+      const cal = options.calendar ?? nseCalendar();
+      this.marketOpen = (now) => cal.isOpen(now);
+    }
+  }
+
+  get limiters(): RateLimiters {
+    return this.http.limiters;
+  }
+
+  /** Connections the market data stream may use: one is left for order updates on a shared host. */
+  private marketConnections(): number {
+    const ws = this.config.ws;
+    return this.config.orderWsUrl === this.config.wsUrl ? Math.max(1, ws.maxConnections - 1) : ws.maxConnections;
+  }
+
+  /** The market data stream (created on first use; connections open as instruments are subscribed). */
+  marketData(): MarketDataStream {
+    if (!this.market) {
+      const ws = this.config.ws;
+      this.market = new MarketDataStream({
+        url: this.config.wsUrl,
+        clock: this.clock,
+        logger: this.logger,
+        tokens: this.tokens,
+        maxConnections: this.marketConnections(),
+        maxInstrumentsPerConnection: ws.maxInstrumentsPerConnection,
+        maxInstrumentsPerFrame: ws.maxInstrumentsPerFrame,
+        pingIntervalMs: ws.pingIntervalMs,
+        stallMs: ws.stallMs,
+        reconnectBaseMs: ws.reconnectBaseMs,
+        reconnectMaxMs: ws.reconnectMaxMs,
+        handshakeTimeoutMs: ws.handshakeTimeoutMs,
+        expectFrames: () => this.marketOpen(this.clock.now()),
+        ...(this.config.localAddress ? { localAddress: this.config.localAddress } : {}),
+      });
+    }
+    return this.market;
+  }
+
+  /** The order/position update stream (started on first call). */
+  orderUpdates(io: Pick<OrderUpdatesOptions, 'fetchOrders' | 'fetchPositions' | 'resolveOrderId'>): OrderUpdateStream {
+    if (!this.orders) {
+      const ws = this.config.ws;
+      this.orders = new OrderUpdateStream({
+        url: this.config.orderWsUrl,
+        clock: this.clock,
+        logger: this.logger,
+        tokens: this.tokens,
+        pingIntervalMs: ws.pingIntervalMs,
+        stallMs: ws.stallMs,
+        reconnectBaseMs: ws.reconnectBaseMs,
+        reconnectMaxMs: ws.reconnectMaxMs,
+        handshakeTimeoutMs: ws.handshakeTimeoutMs,
+        positionPollMs: ws.positionPollMs,
+        ...io,
+        ...(this.config.localAddress ? { localAddress: this.config.localAddress } : {}),
+      });
+      this.orders.start();
+    }
+    return this.orders;
+  }
+
+  async close(): Promise<void> {
+    this.tokens.close();
+    await Promise.all([this.market?.stop(), this.orders?.stop()]);
+    await this.http.close();
+  }
+}
+
+export function createBroker(config: BrokerConfig, options: BrokerOptions = {}): Broker {
+  return new Broker(config, options);
+}

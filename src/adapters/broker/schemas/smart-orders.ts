@@ -1,0 +1,114 @@
+/**
+ * Smart (GTT) orders (spec 3.4, 3.5, 4.7; wire-gaps "Smart orders"): parent entry with optional
+ * stop-loss and target legs, each addressed by its own id for modify and cancel.
+ */
+import { z } from 'zod';
+import type { Product, Side, Validity } from '../../../core/enums.js';
+import { toRupees, type Paise } from '../../../core/money.js';
+import { idStr } from './common.js';
+
+export interface SmartOrderRequest {
+  readonly side: Side;
+  readonly exchange: 'NSE' | 'BSE';
+  readonly segment: 'EQUITY' | 'FNO' | 'CURRENCY';
+  readonly securityId: string;
+  readonly qty: number;
+  readonly orderType: 'LIMIT' | 'MARKET' | 'TRIGGER';
+  readonly validity: Validity;
+  readonly product: Product;
+  readonly limitPrice?: Paise;
+  readonly triggerPrice?: Paise;
+  readonly triggerLimitPrice?: Paise;
+  readonly slTriggerPrice?: Paise;
+  readonly slLimitPrice?: Paise;
+  readonly tgtTriggerPrice?: Paise;
+  readonly tgtLimitPrice?: Paise;
+  readonly isTsl?: boolean;
+  readonly tslStepSize?: Paise;
+  readonly remarks: string;
+  readonly algoId?: string;
+}
+
+const PRICE_FIELDS = [
+  ['limitPrice', 'limit_price'],
+  ['triggerPrice', 'trigger_price'],
+  ['triggerLimitPrice', 'trigger_limit_price'],
+  ['slTriggerPrice', 'sl_trigger_price'],
+  ['slLimitPrice', 'sl_limit_price'],
+  ['tgtTriggerPrice', 'tgt_trigger_price'],
+  ['tgtLimitPrice', 'tgt_limit_price'],
+  ['tslStepSize', 'tsl_step_size'],
+] as const;
+
+export function smartOrderBody(o: SmartOrderRequest): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    txn_type: o.side,
+    exchange: o.exchange,
+    segment: o.segment,
+    security_id: o.securityId,
+    qty: o.qty,
+    order_type: o.orderType,
+    validity: o.validity,
+    product: o.product,
+    algo_id: o.algoId ?? '99999',
+    remarks: o.remarks,
+  };
+  for (const [k, w] of PRICE_FIELDS) {
+    const v = o[k];
+    if (v !== undefined) body[w] = toRupees(v);
+  }
+  if (o.isTsl !== undefined) body['is_tsl'] = o.isTsl;
+  return body;
+}
+
+export interface SmartModifyRequest {
+  readonly orderId: string;
+  readonly segment: 'EQUITY' | 'DERIVATIVE';
+  readonly orderType?: 'LIMIT' | 'MARKET' | 'TRIGGER';
+  readonly qty?: number;
+  readonly limitPrice?: Paise;
+  readonly triggerPrice?: Paise;
+  readonly triggerLimitPrice?: Paise;
+  readonly slTriggerPrice?: Paise;
+  readonly slLimitPrice?: Paise;
+  readonly tgtTriggerPrice?: Paise;
+  readonly tgtLimitPrice?: Paise;
+  readonly algoId?: string;
+}
+
+export function smartModifyBody(m: SmartModifyRequest): Record<string, unknown> {
+  const body: Record<string, unknown> = { order_id: m.orderId, segment: m.segment, algo_id: m.algoId ?? '99999' };
+  if (m.orderType) body['order_type'] = m.orderType;
+  if (m.qty !== undefined) body['qty'] = m.qty;
+  for (const [k, w] of PRICE_FIELDS) {
+    if (k === 'tslStepSize') continue;
+    const v = m[k];
+    if (v !== undefined) body[w] = toRupees(v);
+  }
+  return body;
+}
+
+const ChildSchema = z.object({ order_id: idStr, order_status: z.string().default(''), leg: z.string().optional() });
+
+export const SmartOrderAckSchema = z
+  .object({
+    order_data: z.array(
+      z.object({
+        order_id: idStr,
+        order_status: z.string().default(''),
+        child_order_details: z.union([ChildSchema, z.array(ChildSchema), z.null()]).optional(),
+      }),
+    ),
+  })
+  .transform((d) =>
+    d.order_data.map((p) => ({
+      orderId: p.order_id,
+      venueStatus: p.order_status,
+      children: (p.child_order_details == null ? [] : Array.isArray(p.child_order_details) ? p.child_order_details : [p.child_order_details]).map((c) => ({
+        orderId: c.order_id,
+        venueStatus: c.order_status,
+        ...(c.leg !== undefined ? { leg: c.leg } : {}),
+      })),
+    })),
+  );
+export type SmartOrderAck = z.output<typeof SmartOrderAckSchema>;

@@ -1,0 +1,293 @@
+/**
+ * The broker as an ExecutionVenue (src/adapters/execution/venue.ts): live trading, and paper
+ * trading against the simulator (same code, other URLs). Writes answer `accepted`, `rejected`
+ * (the broker certainly did nothing: a 4xx refusal, a local validation failure) or `unknown`
+ * (the answer was lost and even the order book could not settle it). The client has already
+ * reconciled lost acks by tag before an `unknown` comes out of here.
+ */
+import { defer, Subject, type Observable } from 'rxjs';
+import type { Side } from '../../core/enums.js';
+import { parseScripCode, type ParsedScrip } from '../../core/instruments.js';
+import type {
+  ExecutionVenue,
+  MarginEstimate,
+  MarginRequest,
+  VenueCancelRequest,
+  VenueCapabilities,
+  VenueFill,
+  VenueFunds,
+  VenueModifyRequest,
+  VenueOrderRequest,
+  VenueOrderState,
+  VenuePosition,
+  VenueSmartCancelRequest,
+  VenueSmartModifyRequest,
+  VenueSmartOrderRequest,
+  VenueUpdate,
+  WriteOutcome,
+} from '../execution/venue.js';
+import type { Broker } from './broker.js';
+import { BrokerError, InputException, NetworkException, OrderOutcomeUnknown } from './errors.js';
+import type { OrderSegment } from './schemas/orders.js';
+import type { WriteResult } from './client.js';
+import { fillFromTrade, legName, orderStateFromRecord, positionFromWire } from './venue-codec.js';
+
+export const BROKER_CAPABILITIES: VenueCapabilities = {
+  smartOrders: true,
+  // Announced, not live (spec 3.4): the engine trails by modifying.
+  trailingStop: false,
+  maxModifications: 25,
+  marginEstimate: true,
+  synchronous: false,
+};
+
+interface Known {
+  readonly orderId: string;
+  readonly instrument: string;
+  readonly tag: string;
+  readonly side?: Side;
+}
+
+function scrip(instrument: string): ParsedScrip {
+  const p = parseScripCode(instrument);
+  if (!p) throw new InputException(`instrument ${JSON.stringify(instrument)} is not a scrip code like NSE_2885`, { field: 'instrument' });
+  if (p.segment === 'INDEX') throw new InputException(`instrument ${instrument} is an index and cannot be traded`, { field: 'instrument' });
+  return p;
+}
+
+function orderSegmentOf(p: ParsedScrip): OrderSegment {
+  return p.segment === 'EQUITY' ? 'EQUITY' : 'DERIVATIVE';
+}
+
+function wireSegment(p: ParsedScrip): 'EQUITY' | 'FNO' {
+  return p.segment === 'EQUITY' ? 'EQUITY' : 'FNO';
+}
+
+/** Maps a thrown error to a write outcome: refusals are `rejected`, lost answers `unknown`. */
+export function outcomeOf(e: unknown): WriteOutcome {
+  if (e instanceof OrderOutcomeUnknown || (e instanceof NetworkException && e.context.write === true)) return { status: 'unknown', reason: (e as Error).message };
+  if (e instanceof BrokerError) return { status: 'rejected', reason: e.context.brokerMessage ?? e.message, errorCode: e.context.brokerCode ?? e.code };
+  return { status: 'unknown', reason: e instanceof Error ? e.message : String(e) };
+}
+
+export class BrokerVenue implements ExecutionVenue {
+  readonly name: string;
+  readonly capabilities = BROKER_CAPABILITIES;
+  private readonly known = new Map<string, Known>();
+  /** Numeric part of an id -> full id, for the stream's bare numeric ids (wire-gaps). */
+  private readonly byDigits = new Map<string, string>();
+  private readonly subject = new Subject<VenueUpdate>();
+  private streaming = false;
+
+  readonly updates: Observable<VenueUpdate> = defer(() => {
+    this.startStream();
+    return this.subject;
+  });
+
+  constructor(
+    private readonly broker: Broker,
+    options: { name?: string } = {},
+  ) {
+    this.name = options.name ?? 'broker';
+  }
+
+  async place(req: VenueOrderRequest): Promise<WriteOutcome> {
+    try {
+      const p = scrip(req.instrument);
+      const r = await this.broker.client.placeOrder({
+        side: req.side,
+        exchange: p.exchange,
+        segment: wireSegment(p),
+        securityId: p.securityId,
+        qty: req.qty,
+        orderType: req.orderType,
+        ...(req.limitPrice !== undefined && req.orderType !== 'MARKET' ? { limitPrice: req.limitPrice } : {}),
+        ...(req.triggerPrice !== undefined ? { triggerPrice: req.triggerPrice } : {}),
+        validity: req.validity,
+        product: req.product,
+        isAmo: req.isAmo,
+        remarks: req.tag,
+      });
+      this.remember({ orderId: r.orderId, instrument: req.instrument, tag: req.tag, side: req.side });
+      return accepted(r);
+    } catch (e) {
+      return outcomeOf(e);
+    }
+  }
+
+  async modify(req: VenueModifyRequest): Promise<WriteOutcome> {
+    try {
+      const p = scrip(req.instrument);
+      const r = await this.broker.client.modifyOrder({
+        orderId: req.orderId,
+        segment: orderSegmentOf(p),
+        ...(req.qty !== undefined ? { qty: req.qty } : {}),
+        ...(req.limitPrice !== undefined ? { limitPrice: req.limitPrice } : {}),
+        ...(req.triggerPrice !== undefined ? { triggerPrice: req.triggerPrice } : {}),
+      });
+      return accepted(r);
+    } catch (e) {
+      return outcomeOf(e);
+    }
+  }
+
+  async cancel(req: VenueCancelRequest): Promise<WriteOutcome> {
+    try {
+      const r = await this.broker.client.cancelOrder(req.orderId, orderSegmentOf(scrip(req.instrument)));
+      return accepted(r);
+    } catch (e) {
+      return outcomeOf(e);
+    }
+  }
+
+  async placeSmart(req: VenueSmartOrderRequest): Promise<WriteOutcome> {
+    try {
+      const p = scrip(req.instrument);
+      const r = await this.broker.client.placeSmartOrder({
+        side: req.side,
+        exchange: p.exchange,
+        segment: wireSegment(p),
+        securityId: p.securityId,
+        qty: req.qty,
+        orderType: req.entryType,
+        validity: req.validity,
+        product: req.product,
+        ...(req.limitPrice !== undefined ? { limitPrice: req.limitPrice } : {}),
+        ...(req.triggerPrice !== undefined ? { triggerPrice: req.triggerPrice } : {}),
+        ...(req.triggerLimitPrice !== undefined ? { triggerLimitPrice: req.triggerLimitPrice } : {}),
+        ...(req.stopLoss ? { slTriggerPrice: req.stopLoss.triggerPrice, ...(req.stopLoss.limitPrice !== undefined ? { slLimitPrice: req.stopLoss.limitPrice } : {}) } : {}),
+        ...(req.target ? { tgtTriggerPrice: req.target.triggerPrice, ...(req.target.limitPrice !== undefined ? { tgtLimitPrice: req.target.limitPrice } : {}) } : {}),
+        remarks: req.tag,
+      });
+      const parent = r.orders[0];
+      if (!parent) return { status: 'unknown', reason: 'POST /smart/order answered without order_data' };
+      const children = r.orders.flatMap((o) => o.children);
+      const wanted: Array<'stopLoss' | 'target'> = [...(req.stopLoss ? (['stopLoss'] as const) : []), ...(req.target ? (['target'] as const) : [])];
+      const legs: { stopLoss?: string; target?: string } = {};
+      children.forEach((c, i) => {
+        const name = legName((c as { leg?: string }).leg) ?? wanted[i];
+        if (name === 'stopLoss' || name === 'target') legs[name] = c.orderId;
+      });
+      this.remember({ orderId: parent.orderId, instrument: req.instrument, tag: req.tag, side: req.side });
+      for (const c of children) this.remember({ orderId: c.orderId, instrument: req.instrument, tag: req.tag });
+      return { status: 'accepted', orderId: parent.orderId, venueStatus: parent.venueStatus, ...(legs.stopLoss || legs.target ? { legs } : {}) };
+    } catch (e) {
+      return outcomeOf(e);
+    }
+  }
+
+  async modifySmart(req: VenueSmartModifyRequest): Promise<WriteOutcome> {
+    try {
+      const p = scrip(req.instrument);
+      const r = await this.broker.client.modifySmartOrder({
+        orderId: req.orderId,
+        segment: orderSegmentOf(p),
+        ...(req.qty !== undefined ? { qty: req.qty } : {}),
+        ...(req.limitPrice !== undefined ? { limitPrice: req.limitPrice } : {}),
+        ...(req.triggerPrice !== undefined ? { triggerPrice: req.triggerPrice } : {}),
+      });
+      return accepted(r);
+    } catch (e) {
+      return outcomeOf(e);
+    }
+  }
+
+  async cancelSmart(req: VenueSmartCancelRequest): Promise<WriteOutcome> {
+    try {
+      const r = await this.broker.client.cancelSmartOrder(req.orderId, orderSegmentOf(scrip(req.instrument)));
+      return accepted(r);
+    } catch (e) {
+      return outcomeOf(e);
+    }
+  }
+
+  async orderBook(): Promise<readonly VenueOrderState[]> {
+    const now = this.broker.clock.now();
+    const out: VenueOrderState[] = [];
+    for (const r of await this.broker.client.orderBook()) {
+      try {
+        const s = orderStateFromRecord(r, now);
+        if (s.instrument && s.tag) this.remember({ orderId: s.orderId, instrument: s.instrument, tag: s.tag, ...(s.side ? { side: s.side } : {}) });
+        out.push(s);
+      } catch (e) {
+        // Visible, not silent: one unreadable record must not hide the rest of the book.
+        this.broker.logger.error({ err: e, orderId: r.orderId }, 'order-book record skipped');
+      }
+    }
+    return out;
+  }
+
+  async trades(orderId?: string): Promise<readonly VenueFill[]> {
+    const now = this.broker.clock.now();
+    const known = orderId ? this.known.get(orderId) : undefined;
+    const p = known ? parseScripCode(known.instrument) : undefined;
+    const raw = orderId && p ? await this.broker.client.trades(orderId, orderSegmentOf(p)) : await this.broker.client.tradeBook();
+    const fills: VenueFill[] = [];
+    for (const t of raw) {
+      const k = this.known.get(t.orderId ?? '') ?? known;
+      if (orderId && (t.orderId ?? orderId) !== orderId) continue;
+      const f = fillFromTrade(t, k ? { orderId: k.orderId, instrument: k.instrument, tag: k.tag, ...(k.side ? { side: k.side } : {}) } : undefined, now);
+      if (f) fills.push(f);
+      else this.broker.logger.warn({ fillId: t.fillId }, 'trade without order, instrument, side or price skipped');
+    }
+    return fills;
+  }
+
+  async positions(): Promise<readonly VenuePosition[]> {
+    const now = this.broker.clock.now();
+    return (await this.broker.client.positions()).flatMap((p) => positionFromWire(p, now) ?? []);
+  }
+
+  async funds(): Promise<VenueFunds> {
+    const f = await this.broker.client.funds();
+    const available = f.available['eq_cnc'] ?? f.withdrawalBalance;
+    return {
+      available: Math.round(available * 100),
+      realizedPnl: Math.round(f.realizedPnl * 100),
+      unrealizedPnl: Math.round(f.unrealizedPnl * 100),
+      ts: this.broker.clock.now(),
+    };
+  }
+
+  async margin(req: MarginRequest): Promise<MarginEstimate> {
+    const p = scrip(req.instrument);
+    const m = await this.broker.client.margin({ segment: orderSegmentOf(p), exchange: p.exchange, securityId: p.securityId, side: req.side, qty: req.qty, price: req.price, product: req.product });
+    const charges = m.charges['total_charges'];
+    return {
+      required: Math.round(m.totalMargin * 100),
+      ...(m.availableBalance !== undefined ? { available: Math.round(m.availableBalance * 100) } : {}),
+      ...(charges !== undefined ? { charges: Math.round(charges * 100) } : {}),
+    };
+  }
+
+  /** Full id for a bare numeric id seen on the stream (`123` -> `DRV-123`). */
+  resolveOrderId(raw: string): string {
+    if (this.known.has(raw) || !/^\d+$/.test(raw)) return raw;
+    return this.byDigits.get(raw) ?? raw;
+  }
+
+  async close(): Promise<void> {
+    this.subject.complete();
+  }
+
+  private remember(k: Known): void {
+    this.known.set(k.orderId, k);
+    const digits = /(\d+)$/.exec(k.orderId)?.[1];
+    if (digits && digits !== k.orderId) this.byDigits.set(digits, k.orderId);
+  }
+
+  private startStream(): void {
+    if (this.streaming) return;
+    this.streaming = true;
+    const stream = this.broker.orderUpdates({
+      fetchOrders: () => this.orderBook(),
+      fetchPositions: () => this.positions(),
+      resolveOrderId: (raw) => this.resolveOrderId(raw),
+    });
+    stream.updates$.subscribe({ next: (u) => this.subject.next(u) });
+  }
+}
+
+function accepted(r: WriteResult): WriteOutcome {
+  return { status: 'accepted', orderId: r.orderId, venueStatus: r.venueStatus };
+}

@@ -1,0 +1,206 @@
+/**
+ * The WebSocket codec (wire-gaps "WebSocket"). Hot path: hand-written, no zod. One raw message may
+ * hold several frames separated by newlines, each frame may be double-encoded (a JSON string
+ * holding JSON), and a tick's `data` may carry only the fields that changed, so ticks are merged
+ * per instrument with the last full state. Prices are rupees (number or string) and become paise.
+ *
+ * A frame that cannot be read raises DataException naming the stream and the field; the stream
+ * logs it, counts it and goes on with the next frame (one bad frame must not end a live feed).
+ */
+import { parsePaise, type Paise } from '../../../core/money.js';
+import type { TickEvent } from '../../../core/events.js';
+import { DataException } from '../errors.js';
+
+export type TickMode = 'ltp' | 'quote' | 'full';
+
+/** Anything decoded from the stream. Order and position payloads are decoded later (not hot). */
+export type StreamFrame =
+  | { readonly kind: 'tick'; readonly tick: TickEvent }
+  | { readonly kind: 'order_update'; readonly ts: number; readonly data: Record<string, unknown> }
+  | { readonly kind: 'position_update'; readonly ts: number; readonly data: Record<string, unknown> }
+  | { readonly kind: 'heartbeat'; readonly ts?: number }
+  | { readonly kind: 'ack'; readonly raw: Record<string, unknown> }
+  | { readonly kind: 'error'; readonly message: string; readonly raw: Record<string, unknown> };
+
+type Obj = Record<string, unknown>;
+
+function price(v: unknown, field: string, stream: string): Paise | undefined {
+  if (typeof v === 'number') {
+    if (v === v && v !== Infinity && v !== -Infinity) return Math.round(v * 100);
+  } else if (typeof v === 'string') {
+    if (v === '') return undefined;
+    try {
+      return parsePaise(v, field);
+    } catch {
+      /* falls through to the error below */
+    }
+  } else if (v === undefined || v === null) {
+    return undefined;
+  }
+  throw new DataException(`${stream}: tick field ${field}: expected a price, got ${JSON.stringify(v)}`, { endpoint: stream, field });
+}
+
+function count(v: unknown, field: string, stream: string): number | undefined {
+  if (typeof v === 'number') {
+    if (Number.isFinite(v)) return v;
+  } else if (typeof v === 'string') {
+    if (v === '') return undefined;
+    const n = Number(v.replaceAll(',', ''));
+    if (Number.isFinite(n)) return n;
+  } else if (v === undefined || v === null) {
+    return undefined;
+  }
+  throw new DataException(`${stream}: tick field ${field}: expected a number, got ${JSON.stringify(v)}`, { endpoint: stream, field });
+}
+
+export interface FrameDecoderOptions {
+  /** Name used in errors, e.g. `ws:prices`. */
+  readonly stream?: string;
+  /**
+   * Resolves a bare instrument id (no exchange prefix on the frame) to the scrip code it was
+   * subscribed as; undefined when unknown.
+   */
+  readonly resolveBareId?: (id: string) => string | undefined;
+}
+
+export class FrameDecoder {
+  private readonly last = new Map<string, TickEvent>();
+  private readonly stream: string;
+  private readonly resolveBareId: (id: string) => string | undefined;
+  /** Frames that failed to decode (each also reported through `onError`). */
+  errors = 0;
+
+  constructor(options: FrameDecoderOptions = {}) {
+    this.stream = options.stream ?? 'ws';
+    this.resolveBareId = options.resolveBareId ?? (() => undefined);
+  }
+
+  /**
+   * Decodes one WebSocket message into frames, calling `emit` for each in order. Bad frames go to
+   * `onError` and are skipped; the rest of the message is still decoded.
+   */
+  decode(raw: string | Buffer, emit: (f: StreamFrame) => void, onError: (e: DataException) => void): void {
+    const text = typeof raw === 'string' ? raw : raw.toString('utf8');
+    if (text.indexOf('\n') < 0) {
+      this.decodeOne(text, emit, onError);
+      return;
+    }
+    for (const line of text.split('\n')) if (line.trim() !== '') this.decodeOne(line, emit, onError);
+  }
+
+  /** Forgets merged tick state (after a reconnect a full snapshot arrives again). */
+  reset(): void {
+    this.last.clear();
+  }
+
+  private decodeOne(text: string, emit: (f: StreamFrame) => void, onError: (e: DataException) => void): void {
+    let v: unknown;
+    try {
+      v = JSON.parse(text);
+      // Double-encoded: a JSON string holding JSON (observed); may hold several lines itself.
+      if (typeof v === 'string') {
+        if (v.indexOf('\n') >= 0) {
+          this.decode(v, emit, onError);
+          return;
+        }
+        v = JSON.parse(v);
+      }
+    } catch {
+      this.errors++;
+      onError(new DataException(`${this.stream}: frame is not JSON: ${text.slice(0, 120)}`, { endpoint: this.stream, field: '(frame)' }));
+      return;
+    }
+    if (Array.isArray(v)) {
+      for (const item of v) this.dispatch(item, emit, onError);
+      return;
+    }
+    this.dispatch(v, emit, onError);
+  }
+
+  private dispatch(v: unknown, emit: (f: StreamFrame) => void, onError: (e: DataException) => void): void {
+    if (v === null || typeof v !== 'object') {
+      this.errors++;
+      onError(new DataException(`${this.stream}: frame is not an object: ${JSON.stringify(v)?.slice(0, 120)}`, { endpoint: this.stream, field: '(frame)' }));
+      return;
+    }
+    const f = v as Obj;
+    try {
+      const mode = f['mode'];
+      if (mode === 'ltp' || mode === 'quote' || mode === 'full') {
+        emit({ kind: 'tick', tick: this.tick(f) });
+        return;
+      }
+      if (mode === 'order_update' || mode === 'position_update') {
+        const data = f['data'];
+        if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+          throw new DataException(`${this.stream}: ${mode} frame without a data object`, { endpoint: this.stream, field: 'data' });
+        }
+        emit({ kind: mode, ts: count(f['timestamp'], 'timestamp', this.stream) ?? 0, data: data as Obj });
+        return;
+      }
+      const type = f['type'] ?? f['event'];
+      if (type === 'heartbeat' || type === 'ping' || type === 'pong') {
+        const ts = count(f['timestamp'], 'timestamp', this.stream);
+        emit(ts === undefined ? { kind: 'heartbeat' } : { kind: 'heartbeat', ts });
+        return;
+      }
+      if (type === 'ack' || type === 'subscribed' || type === 'unsubscribed') {
+        emit({ kind: 'ack', raw: f });
+        return;
+      }
+      if (type === 'error' || f['status'] === 'error') {
+        emit({ kind: 'error', message: typeof f['message'] === 'string' ? f['message'] : JSON.stringify(f), raw: f });
+        return;
+      }
+      throw new DataException(`${this.stream}: unknown frame (mode ${JSON.stringify(mode)}, type ${JSON.stringify(type)})`, { endpoint: this.stream, field: 'mode' });
+    } catch (e) {
+      this.errors++;
+      onError(e instanceof DataException ? e : new DataException(`${this.stream}: ${(e as Error).message}`, { endpoint: this.stream }));
+    }
+  }
+
+  private instrumentOf(f: Obj): string {
+    const inst = f['instrument'] ?? f['instrument_token'] ?? f['token'];
+    const id = typeof inst === 'number' ? String(inst) : inst;
+    if (typeof id !== 'string' || id === '') throw new DataException(`${this.stream}: tick without instrument`, { endpoint: this.stream, field: 'instrument' });
+    const colon = id.indexOf(':');
+    if (colon > 0) return `${id.slice(0, colon)}_${id.slice(colon + 1)}`;
+    if (id.indexOf('_') > 0) return id;
+    const ex = f['exchange'] ?? f['segment'];
+    if (typeof ex === 'string' && ex !== '') return `${ex}_${id}`;
+    const code = this.resolveBareId(id);
+    if (code === undefined) throw new DataException(`${this.stream}: tick for instrument ${id} with no exchange, not subscribed under a known prefix`, { endpoint: this.stream, field: 'instrument' });
+    return code;
+  }
+
+  private tick(f: Obj): TickEvent {
+    const s = this.stream;
+    const instrument = this.instrumentOf(f);
+    const d = f['data'];
+    if (d === null || typeof d !== 'object') throw new DataException(`${s}: tick for ${instrument} without a data object`, { endpoint: s, field: 'data' });
+    const data = d as Obj;
+    const prev = this.last.get(instrument);
+    const ltp = price(data['ltp'], 'ltp', s) ?? prev?.ltp;
+    if (ltp === undefined) throw new DataException(`${s}: first tick for ${instrument} has no ltp`, { endpoint: s, field: 'data.ltp' });
+    const ts = count(f['timestamp'], 'timestamp', s) ?? count(data['ltt'], 'ltt', s) ?? prev?.ts ?? 0;
+    const t: TickEvent = {
+      type: 'tick',
+      ts,
+      instrument,
+      ltp,
+      volume: 'volume' in data ? count(data['volume'], 'volume', s) : prev?.volume,
+      bid: 'bid_price' in data ? price(data['bid_price'], 'bid_price', s) : prev?.bid,
+      ask: 'ask_price' in data ? price(data['ask_price'], 'ask_price', s) : prev?.ask,
+      bidQty: 'bid_qty' in data ? count(data['bid_qty'], 'bid_qty', s) : prev?.bidQty,
+      askQty: 'ask_qty' in data ? count(data['ask_qty'], 'ask_qty', s) : prev?.askQty,
+      open: 'open' in data ? price(data['open'], 'open', s) : prev?.open,
+      high: 'high' in data ? price(data['high'], 'high', s) : prev?.high,
+      low: 'low' in data ? price(data['low'], 'low', s) : prev?.low,
+      close: 'close' in data ? price(data['close'], 'close', s) : prev?.close,
+      oi: 'oi' in data ? count(data['oi'], 'oi', s) : prev?.oi,
+      ltt: 'ltt' in data ? count(data['ltt'], 'ltt', s) : prev?.ltt,
+    };
+    this.last.set(instrument, t);
+    return t;
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * Order and position updates over WebSocket as an RxJS Observable of VenueUpdates. After every
+ * reconnect the order book and positions are read again over REST and published, so an update
+ * missed while the stream was down is not lost (the engine merges duplicates monotonically). Position
+ * updates fall back to polling `/portfolio/positions` while the stream sends none (they are
+ * announced but may not exist on the live service).
+ */
+import { Subject, type Observable } from 'rxjs';
+import type { Clock, TimerHandle } from '../../../core/clock.js';
+import type { Logger } from '../../../core/log.js';
+import type { VenueOrderState, VenuePosition, VenueUpdate } from '../../execution/venue.js';
+import type { DataException } from '../errors.js';
+import type { TokenSource } from '../http.js';
+import { PositionSchema } from '../schemas/portfolio.js';
+import { decode } from '../schemas/common.js';
+import { orderStateFromUpdate, positionFromWire } from '../venue-codec.js';
+import { FrameDecoder, type StreamFrame } from './frame-decoder.js';
+import { ResilientSocket } from './resilient-socket.js';
+
+export interface OrderUpdatesOptions {
+  readonly url: string;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly tokens: TokenSource;
+  readonly pingIntervalMs: number;
+  readonly stallMs: number;
+  readonly reconnectBaseMs: number;
+  readonly reconnectMaxMs: number;
+  readonly handshakeTimeoutMs: number;
+  readonly positionPollMs: number;
+  /** Order updates are sparse: the stall detector is off unless this says frames are expected. */
+  readonly expectFrames?: () => boolean;
+  /** REST reads used to resynchronise after a reconnect and to poll positions. */
+  readonly fetchOrders: () => Promise<readonly VenueOrderState[]>;
+  readonly fetchPositions: () => Promise<readonly VenuePosition[]>;
+  /** Full id for a bare numeric id seen on the stream. */
+  readonly resolveOrderId?: (raw: string) => string;
+  readonly localAddress?: string;
+}
+
+export class OrderUpdateStream {
+  private readonly subject = new Subject<VenueUpdate>();
+  private readonly socket: ResilientSocket;
+  private readonly decoder = new FrameDecoder({ stream: 'ws:orders' });
+  private pollTimer: TimerHandle | undefined;
+  private lastPositionUpdate = -Infinity;
+  private resyncs = 0;
+  private polls = 0;
+
+  readonly updates$: Observable<VenueUpdate> = this.subject.asObservable();
+
+  constructor(private readonly o: OrderUpdatesOptions) {
+    this.socket = new ResilientSocket({
+      name: 'ws:orders',
+      url: o.url,
+      clock: o.clock,
+      logger: o.logger,
+      tokens: o.tokens,
+      pingIntervalMs: o.pingIntervalMs,
+      stallMs: o.stallMs,
+      reconnectBaseMs: o.reconnectBaseMs,
+      reconnectMaxMs: o.reconnectMaxMs,
+      handshakeTimeoutMs: o.handshakeTimeoutMs,
+      expectFrames: o.expectFrames ?? (() => false),
+      onOpen: (send, reconnect) => {
+        send({ action: 'subscribe', mode: 'order_update' });
+        send({ action: 'subscribe', mode: 'position_update' });
+        if (reconnect) void this.resync();
+      },
+      onMessage: (data) => this.decoder.decode(data, (f) => this.onFrame(f), (e) => this.onDecodeError(e)),
+      onState: (connected, detail) => this.subject.next({ kind: 'connection', connected, ts: o.clock.now(), detail }),
+      ...(o.localAddress ? { localAddress: o.localAddress } : {}),
+    });
+  }
+
+  get connected(): boolean {
+    return this.socket.connected;
+  }
+
+  stats(): { resyncs: number; polls: number; socket: ResilientSocket['stats'] } {
+    return { resyncs: this.resyncs, polls: this.polls, socket: this.socket.stats };
+  }
+
+  start(): void {
+    this.socket.start();
+    this.pollTimer = this.o.clock.setInterval(() => {
+      if (this.o.clock.now() - this.lastPositionUpdate < this.o.positionPollMs) return;
+      void this.pollPositions();
+    }, this.o.positionPollMs);
+  }
+
+  forceReconnect(reason = 'requested'): void {
+    this.socket.forceReconnect(reason);
+  }
+
+  /** Reads the order book and positions and publishes them (also called after each reconnect). */
+  async resync(): Promise<void> {
+    this.resyncs++;
+    try {
+      const orders = await this.o.fetchOrders();
+      for (const order of orders) this.subject.next({ kind: 'order', order });
+    } catch (e) {
+      this.o.logger.error({ err: e }, 'order book resync after reconnect failed');
+    }
+    await this.pollPositions();
+  }
+
+  async stop(): Promise<void> {
+    this.pollTimer?.cancel();
+    await this.socket.stop();
+    this.subject.complete();
+  }
+
+  private async pollPositions(): Promise<void> {
+    this.polls++;
+    try {
+      for (const position of await this.o.fetchPositions()) this.subject.next({ kind: 'position', position });
+    } catch (e) {
+      this.o.logger.warn({ err: e }, 'position poll failed');
+    }
+  }
+
+  private onFrame(f: StreamFrame): void {
+    try {
+      if (f.kind === 'order_update') {
+        const order = orderStateFromUpdate(f.data, f.ts || this.o.clock.now(), this.o.resolveOrderId);
+        this.subject.next({ kind: 'order', order });
+      } else if (f.kind === 'position_update') {
+        this.lastPositionUpdate = this.o.clock.now();
+        const p = positionFromWire(decode(PositionSchema, f.data, 'ws:position_update', undefined, 'data'), f.ts || this.o.clock.now());
+        if (p) this.subject.next({ kind: 'position', position: p });
+      } else if (f.kind === 'error') {
+        this.o.logger.warn({ message: f.message }, 'order stream reported an error');
+      }
+    } catch (e) {
+      this.onDecodeError(e as DataException);
+    }
+  }
+
+  private onDecodeError(e: DataException): void {
+    this.o.logger.warn({ err: { code: e.code, message: e.message } }, 'order stream frame skipped');
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * One WebSocket connection that stays up: handshake auth (`Authorization` header, wire-gaps), a
+ * ping every 30 s, reconnect with jittered exponential backoff after every drop, a token renewal
+ * when the handshake is refused as unauthorised, and a stall detector that forces a reconnect
+ * when no frame has arrived for `stallMs` while the market is open. Every timer runs on the Clock.
+ * The owner re-sends its subscriptions from `onOpen`, which runs after every (re)connect.
+ */
+import WebSocket from 'ws';
+import type { IncomingMessage } from 'node:http';
+import type { Clock, TimerHandle } from '../../../core/clock.js';
+import type { Logger } from '../../../core/log.js';
+import type { TokenSource } from '../http.js';
+
+export interface ResilientSocketOptions {
+  readonly name: string;
+  readonly url: string;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly tokens: TokenSource;
+  readonly pingIntervalMs: number;
+  readonly stallMs: number;
+  readonly reconnectBaseMs: number;
+  readonly reconnectMaxMs: number;
+  readonly handshakeTimeoutMs: number;
+  /** Whether frames are expected now (market open); the stall detector only acts then. */
+  readonly expectFrames: () => boolean;
+  /** Called after every successful open, first and later ones; `reconnect` is true after a drop. */
+  readonly onOpen: (send: (frame: unknown) => void, reconnect: boolean) => void;
+  readonly onMessage: (data: Buffer) => void;
+  readonly onState?: (connected: boolean, detail: string) => void;
+  readonly random?: () => number;
+  readonly localAddress?: string;
+}
+
+export interface SocketStats {
+  connects: number;
+  drops: number;
+  stalls: number;
+  frames: number;
+  handshakeRefusals: number;
+}
+
+export class ResilientSocket {
+  private ws: WebSocket | undefined;
+  private pingTimer: TimerHandle | undefined;
+  private stallTimer: TimerHandle | undefined;
+  private reconnectTimer: TimerHandle | undefined;
+  private lastFrameAt = 0;
+  private attempt = 0;
+  private everOpened = false;
+  private stopped = false;
+  private token: string | undefined;
+  readonly stats: SocketStats = { connects: 0, drops: 0, stalls: 0, frames: 0, handshakeRefusals: 0 };
+
+  constructor(private readonly o: ResilientSocketOptions) {}
+
+  get connected(): boolean {
+    return this.ws?.readyState === WebSocket.OPEN;
+  }
+
+  start(): void {
+    this.stopped = false;
+    void this.open();
+  }
+
+  /** Sends a frame now if connected (subscriptions are also replayed by `onOpen` on reconnect). */
+  send(frame: unknown): boolean {
+    if (this.ws?.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
+    return true;
+  }
+
+  /** Drops the connection as if the network failed (tests, stall handling). */
+  forceReconnect(reason: string): void {
+    this.o.logger.warn({ socket: this.o.name, reason }, 'forcing a WebSocket reconnect');
+    this.ws?.terminate();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.clearTimers();
+    this.reconnectTimer?.cancel();
+    const ws = this.ws;
+    this.ws = undefined;
+    if (ws && ws.readyState !== WebSocket.CLOSED) {
+      await new Promise<void>((resolve) => {
+        ws.once('close', () => resolve());
+        ws.terminate();
+      });
+    }
+  }
+
+  private async open(): Promise<void> {
+    if (this.stopped) return;
+    let token: string;
+    try {
+      token = await this.o.tokens.token();
+    } catch (e) {
+      this.o.logger.error({ socket: this.o.name, err: e }, 'no token for the WebSocket handshake');
+      this.scheduleReconnect('no token');
+      return;
+    }
+    if (this.stopped) return;
+    this.token = token;
+    const ws = new WebSocket(this.o.url, {
+      headers: { Authorization: token },
+      handshakeTimeout: this.o.handshakeTimeoutMs,
+      perMessageDeflate: false,
+      ...(this.o.localAddress ? { localAddress: this.o.localAddress } : {}),
+    });
+    this.ws = ws;
+    ws.on('open', () => {
+      if (this.ws !== ws) return;
+      const reconnect = this.everOpened;
+      this.everOpened = true;
+      this.attempt = 0;
+      this.stats.connects++;
+      this.lastFrameAt = this.o.clock.now();
+      this.startTimers(ws);
+      this.o.logger.info({ socket: this.o.name, reconnect }, 'WebSocket connected');
+      this.o.onState?.(true, reconnect ? 'reconnected' : 'connected');
+      this.o.onOpen((f) => ws.send(typeof f === 'string' ? f : JSON.stringify(f)), reconnect);
+    });
+    ws.on('message', (data: Buffer) => {
+      this.lastFrameAt = this.o.clock.now();
+      this.stats.frames++;
+      this.o.onMessage(data);
+    });
+    ws.on('unexpected-response', (_req, res: IncomingMessage) => {
+      this.stats.handshakeRefusals++;
+      const status = res.statusCode ?? 0;
+      this.o.logger.warn({ socket: this.o.name, status }, 'WebSocket handshake refused');
+      res.resume();
+      ws.terminate();
+      if (status === 401 || status === 403 || status === 513) {
+        // A dead token is refused at the handshake (wire-gaps): renew before the next try.
+        const dead = this.token;
+        if (dead !== undefined) this.o.tokens.renew(dead).catch((e: unknown) => this.o.logger.error({ socket: this.o.name, err: e }, 'token renewal for the WebSocket failed'));
+      }
+    });
+    ws.on('error', (e) => {
+      this.o.logger.warn({ socket: this.o.name, err: { message: e.message } }, 'WebSocket error');
+    });
+    ws.on('close', (code) => {
+      if (this.ws !== ws) return;
+      this.clearTimers();
+      this.ws = undefined;
+      if (this.stopped) return;
+      this.stats.drops++;
+      this.o.onState?.(false, `closed (${code})`);
+      this.scheduleReconnect(`closed (${code})`);
+    });
+  }
+
+  private startTimers(ws: WebSocket): void {
+    this.clearTimers();
+    this.pingTimer = this.o.clock.setInterval(() => {
+      if (ws.readyState === WebSocket.OPEN) ws.ping();
+    }, this.o.pingIntervalMs);
+    const every = Math.max(250, Math.floor(this.o.stallMs / 4));
+    this.stallTimer = this.o.clock.setInterval(() => {
+      if (ws.readyState !== WebSocket.OPEN || !this.o.expectFrames()) return;
+      const silent = this.o.clock.now() - this.lastFrameAt;
+      if (silent >= this.o.stallMs) {
+        this.stats.stalls++;
+        this.forceReconnect(`no frame for ${silent} ms while the market is open`);
+      }
+    }, every);
+  }
+
+  private clearTimers(): void {
+    this.pingTimer?.cancel();
+    this.stallTimer?.cancel();
+    this.pingTimer = undefined;
+    this.stallTimer = undefined;
+  }
+
+  private scheduleReconnect(reason: string): void {
+    if (this.stopped) return;
+    this.attempt++;
+    const exp = Math.min(this.o.reconnectMaxMs, this.o.reconnectBaseMs * 2 ** Math.min(this.attempt - 1, 16));
+    // Half fixed, half jitter: never a thundering herd, never an immediate hammering loop.
+    const delay = Math.round(exp / 2 + (exp / 2) * (this.o.random ?? Math.random)());
+    this.o.logger.info({ socket: this.o.name, reason, attempt: this.attempt, delayMs: delay }, 'WebSocket reconnect scheduled');
+    this.reconnectTimer?.cancel();
+    this.reconnectTimer = this.o.clock.setTimeout(() => {
+      this.reconnectTimer = undefined;
+      void this.open();
+    }, delay);
+  }
+}
