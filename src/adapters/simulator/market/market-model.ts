@@ -20,7 +20,7 @@ import { roundToTick, type Paise } from '../../../core/money.js';
 import { MINUTE_MS } from '../../../core/time.js';
 import type { BookLevel, Depth } from '../matching/types.js';
 import { activity } from './activity.js';
-import { RandomStreams, hashSeed, mix32 } from './rng.js';
+import { RandomStreams, exponentialFromBits, hashSeed, mix32, normalFromBits } from './rng.js';
 import type { MarketInstrumentSpec, MarketQuote, MarketTick } from './types.js';
 
 export const MarketModelOptionsSchema = z
@@ -76,6 +76,9 @@ export class MarketModel {
   private readonly lot: Float64Array;
   private readonly sigmaPerMs: Float64Array;
   private readonly lotsPerMs: Float64Array;
+  /** Scheduled time between ticks, and sigma over that time (the common case, precomputed). */
+  private readonly intervalMs: Float64Array;
+  private readonly sigmaStep: Float64Array;
   private readonly circuit: Float64Array;
   private readonly week52High: Float64Array;
   private readonly week52Low: Float64Array;
@@ -116,6 +119,8 @@ export class MarketModel {
     this.lot = f64();
     this.sigmaPerMs = f64();
     this.lotsPerMs = f64();
+    this.intervalMs = f64();
+    this.sigmaStep = f64();
     this.circuit = f64();
     this.week52High = f64();
     this.week52Low = f64();
@@ -159,6 +164,8 @@ export class MarketModel {
       this.week52Low[i] = Math.max(inst.tickSize, roundToTick(prev * (1 - w / 1.5), inst.tickSize));
       this.setBand(i);
       const every = Math.max(1, Math.round((s.tickIntervalMs ?? this.options.tickIntervalMs) / slotMs));
+      this.intervalMs[i] = every * slotMs;
+      this.sigmaStep[i] = this.sigmaPerMs[i]! * Math.sqrt(every * slotMs);
       let byPhase = groups.get(every);
       if (!byPhase) groups.set(every, (byPhase = Array.from({ length: every }, () => [])));
       byPhase[this.seeds[i]! % every]!.push(i);
@@ -204,13 +211,14 @@ export class MarketModel {
     for (let s = this.nextSlot; s <= last; s++) {
       const at = this.sessionOpen + s * slotMs;
       const act = activity(s / this.slotsPerSession);
+      const sqrtAct = Math.sqrt(act);
       if (s === 0) {
-        for (let i = 0; i < this.n; i++) onTick(this.step(i, at, act));
+        for (let i = 0; i < this.n; i++) onTick(this.step(i, at, act, sqrtAct));
         continue;
       }
       for (const g of this.schedule) {
         const list = g.byPhase[s % g.every]!;
-        for (let k = 0; k < list.length; k++) onTick(this.step(list[k]!, at, act));
+        for (let k = 0; k < list.length; k++) onTick(this.step(list[k]!, at, act, sqrtAct));
       }
     }
     if (last + 1 > this.nextSlot) this.nextSlot = last + 1;
@@ -319,18 +327,21 @@ export class MarketModel {
 
   // ------------------------------------------------------------------------------------------
 
-  private step(i: number, ts: number, act: number): MarketTick {
+  private step(i: number, ts: number, act: number, sqrtAct: number): MarketTick {
     const rng = this.rng;
     const tick = this.tick[i]!;
     const first = this.tickCount[i] === 0;
     const dt = ts - this.lastTs[i]!;
+    const interval = this.intervalMs[i]!;
     let f = this.fair[i]!;
     if (first) {
       const daySigma = this.sigmaPerMs[i]! * Math.sqrt(this.options.sessionLengthMs);
       f *= Math.exp(daySigma * this.options.overnightGapFactor * rng.normal(i));
     } else {
-      const ms = dt > 0 ? Math.min(dt, this.options.sessionLengthMs) : this.options.slotMs;
-      f *= Math.exp(this.sigmaPerMs[i]! * Math.sqrt(ms * act) * rng.normal(i));
+      const sigma = dt === interval ? this.sigmaStep[i]! : this.sigmaPerMs[i]! * Math.sqrt(dt > 0 ? Math.min(dt, this.options.sessionLengthMs) : interval);
+      const x = sigma * sqrtAct * normalFromBits(rng.bits(i));
+      // exp(x) to third order: |x| is ~1e-3 per tick, so the error (x^4/24) is far below a paisa.
+      f *= x > -0.05 && x < 0.05 ? 1 + x * (1 + x * (0.5 + x / 6)) : Math.exp(x);
     }
     const up = this.upper[i]!;
     const lo = this.lower[i]!;
@@ -341,22 +352,23 @@ export class MarketModel {
     if (p > up) p = up;
     else if (p < lo) p = lo;
     const lot = this.lot[i]!;
-    const ms = first ? this.options.tickIntervalMs : Math.max(dt, this.options.slotMs);
-    const meanLots = this.lotsPerMs[i]! * ms * act;
-    const lots = Math.max(1, Math.round(-Math.log(1 - rng.uniform(i)) * meanLots));
+    const meanLots = this.lotsPerMs[i]! * (first ? interval : dt > 0 ? dt : interval) * act;
+    const lots = Math.max(1, Math.round(exponentialFromBits(rng.bits(i)) * meanLots));
     const qty = lots * lot;
-    // The trade printed at the ask (buyer-initiated) or the bid; the spread is one or two ticks.
-    const spread = rng.uniform(i) < 0.8 ? tick : 2 * tick;
-    if (rng.uniform(i) < 0.5) {
+    // One 32-bit draw decides the side of the print (bit 0), the spread (one tick, or two about a
+    // quarter of the time: bits 1-2) and the top-of-book sizes (two 14-bit fields).
+    const r = rng.bits(i);
+    const spread = (r & 6) === 0 ? 2 * tick : tick;
+    if ((r & 1) === 0) {
       this.ask[i] = p;
-      this.bid[i] = Math.max(tick, p - spread);
+      this.bid[i] = p - spread > tick ? p - spread : tick;
     } else {
       this.bid[i] = p;
       this.ask[i] = p + spread;
     }
-    const size = Math.max(1, Math.round(meanLots * 2));
-    this.bidQty[i] = lot * (1 + Math.floor(rng.uniform(i) * size * 3));
-    this.askQty[i] = lot * (1 + Math.floor(rng.uniform(i) * size * 3));
+    const size = Math.max(1, Math.round(meanLots * 2)) * 3;
+    this.bidQty[i] = lot * (1 + Math.floor((((r >>> 4) & 0x3fff) / 16384) * size));
+    this.askQty[i] = lot * (1 + Math.floor((((r >>> 18) & 0x3fff) / 16384) * size));
     this.ltp[i] = p;
     if (first) {
       this.open[i] = this.high[i] = this.low[i] = p;
@@ -367,7 +379,7 @@ export class MarketModel {
     this.volume[i] = this.volume[i]! + qty;
     this.lastQty[i] = qty;
     if (this.isDerivative[i]) {
-      const next = this.oi[i]! + lot * Math.round(rng.normal(i) * Math.sqrt(lots));
+      const next = this.oi[i]! + lot * Math.round(normalFromBits(rng.bits(i)) * Math.sqrt(lots));
       this.oi[i] = next > lot ? next : lot;
     }
     this.tickCount[i] = this.tickCount[i]! + 1;
