@@ -4,3 +4,5 @@ export { shortStraddleParams, type ShortStraddleParams, type ShortStraddleParams
 export * from './option-data.js';
 export { selectExpiry, isMonthlyExpiry } from './expiry-select.js';
 export { legGreeks, type LegGreeks, type LocalGreeksModel } from './leg-greeks.js';
+export { chainFromWire, OptionChainDecodeError, type ChainWireContext } from './chain-from-wire.js';
+export { chainFromCandles, type ChainFromCandlesInput, type ExpiredContractRow } from './chain-from-candles.js';

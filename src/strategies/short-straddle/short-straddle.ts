@@ -213,13 +213,23 @@ class ShortStraddle implements OptionStrategy {
     ctx.log.info({ leg: leg.optionType, sold: formatRupees(leg.entryPrice), qty: leg.qty, stop: formatRupees(trigger) }, 'short-straddle: leg sold, stop placed');
   }
 
+  /**
+   * After one leg is stopped out, tightens the other leg's stop to its entry premium: the trade can
+   * then lose no more than the first stop cost. A BUY stop must sit above the market, so when the
+   * premium is already above cost the stop goes one tick above the last price instead, and only if
+   * that is tighter than the stop it has.
+   */
   private moveOtherStopToCost(s: SavedState, stopped: LegState, ctx: StrategyContext): void {
     const other = s.legs.find((l) => l !== stopped && l.status === 'open' && l.stopTag !== null && l.entryPrice !== null);
     if (!other || other.stopTag === null || other.entryPrice === null) return;
-    const trigger = roundToTick(other.entryPrice, other.tick, Rounding.UP);
+    const last = ctx.portfolio.lastPrice(other.instrument);
+    const floor = last === undefined ? 0 : last + other.tick;
+    const trigger = roundToTick(Math.max(other.entryPrice, floor), other.tick, Rounding.UP);
+    const current = ctx.orders.get(other.stopTag)?.triggerPrice;
+    if (current !== undefined && trigger >= current) return;
     const limit = this.p.stopLimitBufferPercent > 0 ? roundToTick(trigger * (1 + this.p.stopLimitBufferPercent / 100), other.tick, Rounding.UP) : undefined;
     ctx.submit({ kind: 'modify', target: other.stopTag, triggerPrice: trigger, ...(limit === undefined ? {} : { limitPrice: limit }) });
-    ctx.log.info({ leg: other.optionType, stop: formatRupees(trigger) }, 'short-straddle: other leg stop moved to cost');
+    ctx.log.info({ leg: other.optionType, stop: formatRupees(trigger) }, 'short-straddle: other leg stop tightened towards cost');
   }
 
   /** Intents the engine refused outright never become orders: treat them as failed legs. */

@@ -110,8 +110,18 @@ export class SimHarness {
     if (hook) this.run(() => this.strategy.onCandle?.(c, this.ctx));
   }
 
-  /** Publishes a fresh option chain (as the engine would) and calls `onChain`. */
+  /**
+   * Publishes a fresh option chain (as the engine would) and calls `onChain`. The chain's last
+   * prices reach the venue's books first: the engine subscribes the chain's legs, so their prices
+   * are the market's.
+   */
   publishChain(chain: OptionChainSnapshot, expiries?: readonly string[]): void {
+    for (const row of chain.strikes) {
+      for (const q of [row.ce, row.pe]) {
+        if (q?.ltp !== undefined && this.instruments.get(q.instrument)) this.engine.onMarket({ instrument: q.instrument, ts: chain.ts, ltp: q.ltp, mode: 'tick' });
+      }
+    }
+    this.drain();
     this.chains.set(chain.underlying, chain);
     if (expiries) this.expiryLists.set(chain.underlying, expiries);
     this.run(() => this.strategy.onChain?.(chain, this.ctx));
