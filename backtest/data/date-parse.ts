@@ -182,7 +182,7 @@ export function parseDateField(b: Uint8Array, s0: number, e0: number, opts: Date
     const sep = b[s + n];
     const a = digits(b, s, n, e);
     let j = s + n + 1;
-    let m = 0;
+    let m: number;
     let k = 0;
     while (j + k < e && b[j + k] !== sep) k++;
     if (k >= 3 && !isDigit(b[j])) {

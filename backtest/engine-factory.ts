@@ -1,0 +1,27 @@
+/**
+ * The one place the backtester builds the daemon's engine (src/core/bus/engine.ts): candles are
+ * fed whole (`buildCandles: false`), everything else is the daemon's own assembly. Kept apart so
+ * the runner reads as the replay loop it is.
+ */
+import type { DeniedEvent } from '../src/core/events.js';
+import { Engine } from '../src/core/bus/engine.js';
+import type { EngineOptions } from '../src/core/bus/engine-options.js';
+
+export interface BacktestEngine {
+  readonly engine: Engine;
+  start(): Promise<void>;
+  publishCandle: Engine['publishCandle'];
+  stop(): Promise<void>;
+  onDenied(fn: (d: DeniedEvent) => void): void;
+}
+
+export async function createBacktestEngine(options: Omit<EngineOptions, 'buildCandles'>): Promise<BacktestEngine> {
+  const engine = await Engine.create({ ...options, buildCandles: false, tagPrefix: options.tagPrefix ?? 'bt' });
+  return {
+    engine,
+    start: () => engine.start(),
+    publishCandle: (c) => engine.publishCandle(c),
+    stop: () => engine.stop(),
+    onDenied: (fn) => void engine.bus.on('denied', fn),
+  };
+}

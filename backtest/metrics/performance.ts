@@ -1,0 +1,211 @@
+/**
+ * Performance metrics from the equity curve and the round trips.
+ *
+ * Conventions (stated so results can be compared with other tools):
+ * - Returns for Sharpe and Sortino are daily: the equity at the last sample of each IST trading
+ *   day against the previous day's (the first against the starting cash). Annualised with
+ *   sqrt(252); the risk-free rate is 0. Sharpe uses the sample standard deviation (n - 1);
+ *   Sortino the downside deviation sqrt(mean(min(r, 0)^2)) over all days. Undefined (null) with
+ *   fewer than two days or no variation.
+ * - CAGR over calendar time from the first candle's open to the last candle's close (365.25-day
+ *   years); null for spans under one day.
+ * - Drawdown on every sample (candle close): the largest fall from a running peak, as a fraction
+ *   of the peak. Its duration is the longest time spent below a previous peak (peak to recovery,
+ *   or to the end when not recovered).
+ * - Win rate and profit factor over closed round trips, net of charges; profit factor is null
+ *   when there is no losing trade.
+ * - Exposure: the share of samples with any open position.
+ */
+import { DAY_MS, IST_OFFSET_MS } from '../../src/core/time.js';
+import type { Paise } from '../../src/core/money.js';
+import type { EquityCurve } from './equity-curve.js';
+import type { TradeRecord } from './trades.js';
+
+export interface DrawdownInfo {
+  /** Largest fall from a peak, as a fraction (0.1 = 10%). */
+  readonly maxDrawdown: number;
+  /** Same, in paise. */
+  readonly maxDrawdownAmount: Paise;
+  readonly peakTs?: number;
+  readonly troughTs?: number;
+  /** Longest time below a previous peak, ms. */
+  readonly maxDurationMs: number;
+  readonly durationStartTs?: number;
+  readonly durationEndTs?: number;
+  /** Whether the longest drawdown had recovered by the end. */
+  readonly recovered: boolean;
+}
+
+export interface Metrics {
+  readonly startingCash: Paise;
+  readonly finalEquity: Paise;
+  readonly totalReturn: number;
+  readonly cagr: number | null;
+  readonly sharpe: number | null;
+  readonly sortino: number | null;
+  readonly drawdown: DrawdownInfo;
+  readonly trades: number;
+  readonly winRate: number | null;
+  readonly profitFactor: number | null;
+  readonly grossProfit: Paise;
+  readonly grossLoss: Paise;
+  readonly averageTrade: Paise | null;
+  readonly bestTrade: Paise | null;
+  readonly worstTrade: Paise | null;
+  readonly exposure: number;
+  readonly chargesPaid: Paise;
+  readonly fills: number;
+  readonly tradingDays: number;
+}
+
+export function drawdown(curve: EquityCurve, startingCash: Paise): DrawdownInfo {
+  let peak = startingCash;
+  let peakTs: number | undefined;
+  let maxDd = 0;
+  let maxAmt = 0;
+  let ddPeakTs: number | undefined;
+  let ddTroughTs: number | undefined;
+  let underSince: number | undefined;
+  let longest = 0;
+  let longestStart: number | undefined;
+  let longestEnd: number | undefined;
+  let recovered = true;
+  for (let i = 0; i < curve.length; i++) {
+    const e = curve.equity[i]!;
+    const t = curve.ts[i]!;
+    if (e >= peak) {
+      if (underSince !== undefined && t - underSince > longest) {
+        longest = t - underSince;
+        longestStart = underSince;
+        longestEnd = t;
+        recovered = true;
+      }
+      underSince = undefined;
+      peak = e;
+      peakTs = t;
+      continue;
+    }
+    if (underSince === undefined) underSince = peakTs ?? (curve.ts[0] ?? t);
+    const amt = peak - e;
+    const dd = peak > 0 ? amt / peak : 0;
+    if (dd > maxDd) {
+      maxDd = dd;
+      maxAmt = amt;
+      ddPeakTs = peakTs;
+      ddTroughTs = t;
+    }
+  }
+  const last = curve.length > 0 ? curve.ts[curve.length - 1]! : undefined;
+  if (underSince !== undefined && last !== undefined && last - underSince > longest) {
+    longest = last - underSince;
+    longestStart = underSince;
+    longestEnd = last;
+    recovered = false;
+  }
+  return {
+    maxDrawdown: maxDd,
+    maxDrawdownAmount: maxAmt,
+    ...(ddPeakTs !== undefined ? { peakTs: ddPeakTs } : {}),
+    ...(ddTroughTs !== undefined ? { troughTs: ddTroughTs } : {}),
+    maxDurationMs: longest,
+    ...(longestStart !== undefined ? { durationStartTs: longestStart } : {}),
+    ...(longestEnd !== undefined ? { durationEndTs: longestEnd } : {}),
+    recovered,
+  };
+}
+
+/** End-of-day equity per IST date, in order: [dayIndex, equity]. */
+export function dailyEquity(curve: EquityCurve): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (let i = 0; i < curve.length; i++) {
+    const d = Math.floor((curve.ts[i]! + IST_OFFSET_MS) / DAY_MS);
+    const lastEntry = out[out.length - 1];
+    if (lastEntry && lastEntry[0] === d) lastEntry[1] = curve.equity[i]!;
+    else out.push([d, curve.equity[i]!]);
+  }
+  return out;
+}
+
+function meanStd(xs: readonly number[]): { mean: number; std: number; down: number } {
+  const n = xs.length;
+  let sum = 0;
+  for (const x of xs) sum += x;
+  const mean = sum / n;
+  let ss = 0;
+  let ds = 0;
+  for (const x of xs) {
+    ss += (x - mean) * (x - mean);
+    if (x < 0) ds += x * x;
+  }
+  return { mean, std: n > 1 ? Math.sqrt(ss / (n - 1)) : 0, down: Math.sqrt(ds / n) };
+}
+
+export interface MetricsInput {
+  readonly curve: EquityCurve;
+  readonly startingCash: Paise;
+  readonly trades: readonly TradeRecord[];
+  readonly chargesPaid: Paise;
+  readonly fills: number;
+  /** Open time of the first candle (for CAGR). */
+  readonly firstStart?: number;
+}
+
+export function computeMetrics(m: MetricsInput): Metrics {
+  const { curve, startingCash } = m;
+  const finalEquity = curve.length > 0 ? curve.equity[curve.length - 1]! : startingCash;
+  const days = dailyEquity(curve);
+  const rets: number[] = [];
+  let prev = startingCash;
+  for (const [, e] of days) {
+    rets.push(prev !== 0 ? e / prev - 1 : 0);
+    prev = e;
+  }
+  const { mean, std, down } = rets.length > 0 ? meanStd(rets) : { mean: 0, std: 0, down: 0 };
+  const ann = Math.sqrt(252);
+  const sharpe = rets.length >= 2 && std > 0 ? (mean / std) * ann : null;
+  const sortino = rets.length >= 2 && down > 0 ? (mean / down) * ann : null;
+  const start = m.firstStart ?? (curve.length > 0 ? curve.ts[0]! : 0);
+  const end = curve.length > 0 ? curve.ts[curve.length - 1]! : start;
+  const years = (end - start) / (365.25 * DAY_MS);
+  const growth = finalEquity / startingCash;
+  const cagr = end - start >= DAY_MS && startingCash > 0 ? (growth > 0 ? growth ** (1 / years) - 1 : -1) : null;
+  let wins = 0;
+  let grossProfit = 0;
+  let grossLoss = 0;
+  let best: number | null = null;
+  let worst: number | null = null;
+  let total = 0;
+  for (const t of m.trades) {
+    total += t.netPnl;
+    if (t.netPnl > 0) {
+      wins++;
+      grossProfit += t.netPnl;
+    } else grossLoss += -t.netPnl;
+    if (best === null || t.netPnl > best) best = t.netPnl;
+    if (worst === null || t.netPnl < worst) worst = t.netPnl;
+  }
+  let exposed = 0;
+  for (let i = 0; i < curve.length; i++) exposed += curve.exposed[i]!;
+  const n = m.trades.length;
+  return {
+    startingCash,
+    finalEquity,
+    totalReturn: startingCash > 0 ? growth - 1 : 0,
+    cagr,
+    sharpe,
+    sortino,
+    drawdown: drawdown(curve, startingCash),
+    trades: n,
+    winRate: n > 0 ? wins / n : null,
+    profitFactor: grossLoss > 0 ? grossProfit / grossLoss : null,
+    grossProfit,
+    grossLoss,
+    averageTrade: n > 0 ? Math.round(total / n) : null,
+    bestTrade: best,
+    worstTrade: worst,
+    exposure: curve.length > 0 ? exposed / curve.length : 0,
+    chargesPaid: m.chargesPaid,
+    fills: m.fills,
+    tradingDays: days.length,
+  };
+}

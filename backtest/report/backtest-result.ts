@@ -1,0 +1,149 @@
+/**
+ * The result of a backtest as users read it: the JSON document (`--json FILE`) and the data the
+ * HTML report draws. Money in rupees with two decimals (exact, from paise), times as ISO 8601 with
+ * the +05:30 offset. Nothing here depends on wall time, so two runs on the same input give the
+ * same bytes.
+ */
+import { formatRupees, type Paise } from '../../src/core/money.js';
+import { DAY_MS, IST_OFFSET_MS, istDate } from '../../src/core/time.js';
+import { isoIst as formatIst } from './iso-time.js';
+import type { LoadSummary } from '../data/load-summary.js';
+import { dailyEquity, type Metrics } from '../metrics/performance.js';
+import type { EquityCurve } from '../metrics/equity-curve.js';
+import type { FillRecord, OpenLot, TradeRecord } from '../metrics/trades.js';
+import type { DenialSummary } from '../runner.js';
+
+export interface RunDescription {
+  readonly strategy: string;
+  readonly strategyId: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly charges: string;
+  readonly chargesLastChecked: readonly string[];
+  readonly bothTouched: string;
+  readonly slippageTicks: number;
+  readonly participationRate?: number;
+  readonly trailing: string;
+}
+
+export interface BacktestReportInput {
+  readonly run: RunDescription;
+  readonly sources: readonly LoadSummary[];
+  readonly candles: number;
+  readonly fills: readonly FillRecord[];
+  readonly trades: readonly TradeRecord[];
+  readonly open: readonly OpenLot[];
+  readonly curve: EquityCurve;
+  readonly metrics: Metrics;
+  readonly denials: DenialSummary;
+}
+
+const rupees = (p: Paise): number => Number(formatRupees(p));
+const ratio = (x: number | null): number | null => (x === null || !Number.isFinite(x) ? null : Math.round(x * 1e6) / 1e6);
+
+export interface JsonFill {
+  readonly time: string;
+  readonly instrument: string;
+  readonly side: string;
+  readonly qty: number;
+  readonly price: number;
+  readonly charges: number;
+  readonly tag: string;
+  readonly order_id: string;
+}
+
+export function buildJsonReport(r: BacktestReportInput): Record<string, unknown> {
+  const m = r.metrics;
+  const dd = m.drawdown;
+  const days = dailyEquity(r.curve);
+  let peak = m.startingCash;
+  const equityCurve = days.map(([day, e]) => {
+    if (e > peak) peak = e;
+    return { date: istDate(day * DAY_MS - IST_OFFSET_MS + 12 * 3_600_000), equity: rupees(Math.round(e)), drawdown: ratio(peak > 0 ? (peak - e) / peak : 0) };
+  });
+  const fills: JsonFill[] = r.fills.map((f) => ({
+    time: formatIst(f.ts),
+    instrument: f.instrument,
+    side: f.side,
+    qty: f.qty,
+    price: rupees(f.price),
+    charges: rupees(f.charges),
+    tag: f.tag,
+    order_id: f.orderId,
+  }));
+  return {
+    report: 'tarang backtest',
+    version: 1,
+    run: {
+      strategy: r.run.strategy,
+      strategy_id: r.run.strategyId,
+      params: r.run.params,
+      charges: r.run.charges,
+      charges_last_checked: r.run.chargesLastChecked,
+      both_touched: r.run.bothTouched,
+      slippage_ticks: r.run.slippageTicks,
+      participation_rate: r.run.participationRate ?? null,
+      trailing: r.run.trailing,
+    },
+    data: r.sources,
+    candles: r.candles,
+    starting_cash: rupees(m.startingCash),
+    final_equity: rupees(Math.round(m.finalEquity)),
+    metrics: {
+      total_return: ratio(m.totalReturn),
+      cagr: ratio(m.cagr),
+      sharpe: ratio(m.sharpe),
+      sortino: ratio(m.sortino),
+      max_drawdown: ratio(dd.maxDrawdown),
+      max_drawdown_amount: rupees(Math.round(dd.maxDrawdownAmount)),
+      max_drawdown_peak: dd.peakTs !== undefined ? formatIst(dd.peakTs) : null,
+      max_drawdown_trough: dd.troughTs !== undefined ? formatIst(dd.troughTs) : null,
+      max_drawdown_duration_days: ratio(dd.maxDurationMs / 86_400_000),
+      max_drawdown_duration_from: dd.durationStartTs !== undefined ? formatIst(dd.durationStartTs) : null,
+      max_drawdown_duration_to: dd.durationEndTs !== undefined ? formatIst(dd.durationEndTs) : null,
+      max_drawdown_recovered: dd.recovered,
+      trades: m.trades,
+      win_rate: ratio(m.winRate),
+      profit_factor: ratio(m.profitFactor),
+      gross_profit: rupees(m.grossProfit),
+      gross_loss: rupees(m.grossLoss),
+      average_trade: m.averageTrade === null ? null : rupees(m.averageTrade),
+      best_trade: m.bestTrade === null ? null : rupees(m.bestTrade),
+      worst_trade: m.worstTrade === null ? null : rupees(m.worstTrade),
+      exposure: ratio(m.exposure),
+      charges_paid: rupees(m.chargesPaid),
+      fills: m.fills,
+      trading_days: m.tradingDays,
+    },
+    denials: {
+      count: r.denials.count,
+      by_code: r.denials.byCode,
+      first: r.denials.first.map((d) => ({ time: formatIst(d.ts), code: d.code, reason: d.reason })),
+    },
+    fills,
+    trades: r.trades.map((t) => ({
+      instrument: t.instrument,
+      direction: t.direction,
+      qty: t.qty,
+      entry_time: formatIst(t.entryTs),
+      entry_price: rupees(t.entryPrice),
+      exit_time: formatIst(t.exitTs),
+      exit_price: rupees(t.exitPrice),
+      gross_pnl: rupees(t.grossPnl),
+      charges: rupees(t.charges),
+      net_pnl: rupees(t.netPnl),
+    })),
+    open_positions: r.open.map((o) => ({
+      instrument: o.instrument,
+      direction: o.direction,
+      qty: o.qty,
+      entry_time: formatIst(o.entryTs),
+      entry_price: rupees(o.entryPrice),
+    })),
+    equity_curve: equityCurve,
+  };
+}
+
+/** Stable JSON text: two-space indent, trailing newline. */
+export function jsonText(doc: Record<string, unknown>): string {
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}

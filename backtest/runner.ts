@@ -1,0 +1,248 @@
+/**
+ * The backtest runner: the daemon's engine (bus, strategies behind the safe runner, risk, order
+ * state machine, portfolio) on a VirtualClock, against the simulated venue (the simulator's
+ * matching engine in-process, candles played through its CandleDriver).
+ *
+ * One step per candle close time T (candles of several instruments closing at T form a group):
+ *   1. session bookkeeping: a new IST day opens a session (after expiring the previous one if the
+ *      data ended early that day);
+ *   2. the group's candles are played through the matching engine as price paths (open, extremes,
+ *      close): orders placed on earlier candles fill here, and only here;
+ *   3. at or after 15:30 IST the session closes: DAY and IOC orders expire;
+ *   4. the clock moves to T and the candles are published on the bus: strategies see them now,
+ *      and what they order can only fill on a later group (the engine's `matchOnArrival: false`
+ *      plus an order's creation time after every price point already played);
+ *   5. the equity (cash + marked positions, charges paid) is sampled.
+ * There is no API through which a strategy could read a later candle: the data arrays live here,
+ * the strategy gets only published events and its context.
+ *
+ * Daily and longer candles have no intraday session to expire: the session stays open and a
+ * MARKET order sent on day N's close fills at day N+1's open.
+ */
+import { z } from 'zod';
+import { isIntraday } from '../src/core/candles.js';
+import { VirtualClock } from '../src/core/clock.js';
+import { ConfigError } from '../src/core/errors.js';
+import type { CandleEvent, DeniedEvent } from '../src/core/events.js';
+import type { InstrumentLookup } from '../src/core/instruments.js';
+import { silentLogger, type Logger } from '../src/core/log.js';
+import type { Paise } from '../src/core/money.js';
+import { DAY_MS, IST_OFFSET_MS, MINUTE_MS } from '../src/core/time.js';
+import { SESSION_CLOSE_MINUTE } from '../src/core/candles.js';
+import type { StrategySpec } from '../src/core/bus/engine-options.js';
+import type { RiskConfigInput } from '../src/risk/config.js';
+import type { ExecutionConfigInput } from '../src/adapters/execution/config.js';
+import { CandleDriver, MatchingEngine, type BothTouchedRule } from '../src/adapters/simulator/matching/index.js';
+import type { ChargeModel } from './charges/charge-preset.js';
+import type { CandleSeries } from './data/candle-series.js';
+import { mergeSeries } from './data/merge.js';
+import { createBacktestEngine } from './engine-factory.js';
+import { EquityRecorder, freeze, type EquityCurve } from './metrics/equity-curve.js';
+import type { FillRecord } from './metrics/trades.js';
+import { BacktestVenue } from './venue.js';
+
+export const BacktestSettingsSchema = z
+  .object({
+    /** Starting cash, paise. */
+    cash: z.number().int().positive(),
+    bothTouched: z.enum(['pessimistic', 'optimistic', 'ohlc-path']).default('pessimistic'),
+    /** Ticks of adverse slippage on market-like fills. */
+    slippageTicks: z.number().int().min(0).default(0),
+    /** Share of each candle's volume our orders may take (partial fills); absent = unlimited. */
+    participationRate: z.number().positive().max(1).optional(),
+    /** `native`: the matching engine trails stop-loss legs; `emulated`: the engine does, by modifying (as live). */
+    trailing: z.enum(['native', 'emulated']).default('native'),
+  })
+  .strict();
+export type BacktestSettings = z.input<typeof BacktestSettingsSchema>;
+
+export interface BacktestInput extends BacktestSettings {
+  readonly series: readonly CandleSeries[];
+  readonly instruments: InstrumentLookup;
+  readonly strategies: readonly StrategySpec[];
+  readonly charges: ChargeModel;
+  readonly risk?: RiskConfigInput;
+  readonly execution?: ExecutionConfigInput;
+  readonly log?: Logger;
+  /** Called every `progressEvery` candles and at the end. */
+  readonly onProgress?: (done: number, total: number) => void;
+  readonly progressEvery?: number;
+}
+
+export interface DenialSummary {
+  readonly count: number;
+  /** Count per denial code. */
+  readonly byCode: Readonly<Record<string, number>>;
+  /** The first few, for the report. */
+  readonly first: ReadonlyArray<{ readonly ts: number; readonly code: string; readonly reason: string }>;
+}
+
+export interface BacktestRun {
+  readonly candles: number;
+  readonly fills: readonly FillRecord[];
+  readonly curve: EquityCurve;
+  readonly startingCash: Paise;
+  readonly firstStart?: number;
+  readonly lastTs?: number;
+  readonly denials: DenialSummary;
+  /** Wall time of the replay alone (bench figure), ms. */
+  readonly replayMs: number;
+  readonly instruments: readonly string[];
+}
+
+function sessionCloseOf(ts: number): number {
+  return Math.floor((ts + IST_OFFSET_MS) / DAY_MS) * DAY_MS - IST_OFFSET_MS + SESSION_CLOSE_MINUTE * MINUTE_MS;
+}
+
+export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
+  const parsed = BacktestSettingsSchema.safeParse({
+    cash: input.cash,
+    bothTouched: input.bothTouched,
+    slippageTicks: input.slippageTicks,
+    participationRate: input.participationRate,
+    trailing: input.trailing,
+  });
+  if (!parsed.success) {
+    throw new ConfigError(`backtest options: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, {});
+  }
+  const settings = parsed.data;
+  const series = input.series;
+  if (series.length === 0 || series.every((s) => s.length === 0)) throw new ConfigError('backtest: no candles to replay', {});
+  const order = mergeSeries(series);
+  const first = series[order.series[0]!]!;
+  const firstStart = first.start[order.index[0]!]!;
+  const clock = new VirtualClock(firstStart - 1);
+  const log = input.log ?? silentLogger();
+
+  const matching = new MatchingEngine({
+    instruments: input.instruments,
+    clock,
+    matchOnArrival: false,
+    slippageTicks: settings.slippageTicks,
+    tsl: settings.trailing === 'native' ? 'on' : 'off',
+    sessionOpen: false,
+    accountOptions: { openingBalance: settings.cash, charges: input.charges.calculator(() => clock.now()) },
+  });
+  const driver = new CandleDriver(matching, {
+    bothTouched: settings.bothTouched as BothTouchedRule,
+    ...(settings.participationRate !== undefined ? { participationRate: settings.participationRate } : {}),
+  });
+  const fills: FillRecord[] = [];
+  matching.subscribe((e) => {
+    if (e.type !== 'fill') return;
+    const t = e.trade;
+    fills.push({ ts: t.ts, instrument: t.instrument, side: t.side, qty: t.qty, price: t.price, charges: t.charges, tag: t.remarks, orderId: t.orderId });
+  });
+  const venue = new BacktestVenue(matching, { nativeTrailing: settings.trailing === 'native', clock });
+  const engine = await createBacktestEngine({
+    clock,
+    venue,
+    instruments: input.instruments,
+    strategies: input.strategies,
+    log,
+    ...(input.risk ? { risk: input.risk } : {}),
+    ...(input.execution ? { execution: input.execution } : {}),
+  });
+  const denials = { count: 0, byCode: {} as Record<string, number>, first: [] as Array<{ ts: number; code: string; reason: string }> };
+  engine.onDenied((d: DeniedEvent) => {
+    denials.count++;
+    denials.byCode[d.code] = (denials.byCode[d.code] ?? 0) + 1;
+    if (denials.first.length < 20) denials.first.push({ ts: d.ts, code: d.code, reason: d.reason });
+  });
+
+  const intraday = series.some((s) => isIntraday(s.interval));
+  const ids = series.map((s) => s.instrument);
+  const total = order.length;
+  const recorder = new EquityRecorder(total / Math.max(1, series.length) + 16);
+  const every = input.progressEvery ?? 100_000;
+  const account = matching.account;
+
+  await engine.start();
+  const t0 = performance.now();
+  let sessionDay = -1;
+  let sessionOpen = false;
+  let lastT = firstStart;
+  const group: number[] = [];
+  let i = 0;
+  while (i < total) {
+    const T = series[order.series[i]!]!.ts[order.index[i]!]!;
+    group.length = 0;
+    let j = i;
+    while (j < total && series[order.series[j]!]!.ts[order.index[j]!]! === T) group.push(j++);
+
+    // 1-2. Sessions, then the group's price paths through the matching engine.
+    for (const g of group) {
+      const s = series[order.series[g]!]!;
+      const c = order.index[g]!;
+      const start = s.start[c]!;
+      const day = Math.floor((start + IST_OFFSET_MS) / DAY_MS);
+      if (day !== sessionDay && (intraday || !sessionOpen)) {
+        if (sessionOpen && intraday) matching.expireSession(lastT);
+        if (start > clock.now()) clock.advanceTo(start);
+        matching.openSession(start);
+        sessionOpen = true;
+        sessionDay = day;
+      } else if (start > clock.now()) clock.advanceTo(start);
+      driver.playCandle({
+        instrument: s.instrument,
+        start,
+        ts: T,
+        open: s.open[c]!,
+        high: s.high[c]!,
+        low: s.low[c]!,
+        close: s.close[c]!,
+        volume: s.volume[c]!,
+      });
+    }
+    // 3. The close: DAY and IOC orders expire before anyone sees the last candle.
+    if (intraday && sessionOpen && T >= sessionCloseOf(T - 1)) {
+      if (T > clock.now()) clock.advanceTo(T);
+      matching.expireSession(T);
+      sessionOpen = false;
+    }
+    // 4. Strategies see the candles.
+    if (T > clock.now()) clock.advanceTo(T);
+    for (const g of group) {
+      const s = series[order.series[g]!]!;
+      const c = order.index[g]!;
+      const ev: CandleEvent = {
+        type: 'candle',
+        ts: T,
+        instrument: s.instrument,
+        interval: s.interval,
+        start: s.start[c]!,
+        open: s.open[c]!,
+        high: s.high[c]!,
+        low: s.low[c]!,
+        close: s.close[c]!,
+        volume: s.volume[c]!,
+        ...(s.oi ? { oi: s.oi[c]! } : {}),
+      };
+      engine.publishCandle(ev);
+    }
+    // 5. Equity at the close of T.
+    let exposed = false;
+    for (let k = 0; k < ids.length && !exposed; k++) exposed = account.netQty(ids[k]!) !== 0;
+    recorder.record(T, account.equity(), exposed);
+    lastT = T;
+    const before = i;
+    i = j;
+    if (input.onProgress && Math.floor(i / every) !== Math.floor(before / every)) input.onProgress(i, total);
+  }
+  if (intraday && sessionOpen) matching.expireSession(lastT);
+  const replayMs = performance.now() - t0;
+  await engine.stop();
+  venue.close();
+  input.onProgress?.(total, total);
+  return {
+    candles: total,
+    fills,
+    curve: freeze(recorder),
+    startingCash: settings.cash,
+    firstStart,
+    lastTs: lastT,
+    denials,
+    replayMs,
+    instruments: ids,
+  };
+}

@@ -1,0 +1,255 @@
+/**
+ * The backtester's ExecutionVenue: the simulator's matching engine (`src/adapters/simulator/
+ * matching`, the one fill model of tarang) called in-process, answering with plain values so the
+ * engine runs candle -> strategy -> risk -> venue -> fill -> portfolio synchronously.
+ *
+ * Translation only; no fill logic lives here. Two backtest-specific rules:
+ * - After the close, a regular order goes in as an after-market order (AMO) and works from the next
+ *   session's open, as placing it in the evening would. (Without this, every order a strategy
+ *   sends on seeing the day's last bar, at 15:30, would be refused as "market closed".)
+ * - Request errors the engine throws (off-tick price, lot size, leg bounds, the 26th modification)
+ *   become `rejected` outcomes with the engine's message: the venue certainly did nothing.
+ */
+import { Subject, type Observable } from 'rxjs';
+import type { Clock } from '../src/core/clock.js';
+import type {
+  ExecutionVenue,
+  MarginEstimate,
+  MarginRequest,
+  VenueCancelRequest,
+  VenueCapabilities,
+  VenueFill,
+  VenueFunds,
+  VenueModifyRequest,
+  VenueOrderRequest,
+  VenueOrderState,
+  VenuePosition,
+  VenueSmartCancelRequest,
+  VenueSmartModifyRequest,
+  VenueSmartOrderRequest,
+  VenueUpdate,
+  WriteOutcome,
+} from '../src/adapters/execution/venue.js';
+import { isVenueError, type MatchingEngine } from '../src/adapters/simulator/matching/index.js';
+import type { SimEvent, SimOrder, SimPosition, SimTrade } from '../src/adapters/simulator/matching/types.js';
+
+export function toVenueOrderState(o: SimOrder): VenueOrderState {
+  const market = o.requestedOrderType === 'MARKET';
+  return {
+    orderId: o.orderId,
+    tag: o.remarks,
+    instrument: o.instrument,
+    side: o.side,
+    qty: o.qty,
+    // What was asked: a MARKET order is recorded as LIMIT at its protection price (wire-gaps).
+    orderType: o.requestedOrderType,
+    product: o.product,
+    validity: o.validity,
+    ...(!market && o.limitPrice !== undefined ? { limitPrice: o.limitPrice } : {}),
+    ...(o.triggerPrice !== undefined ? { triggerPrice: o.triggerPrice } : {}),
+    status: o.status,
+    venueStatus: o.venueStatus,
+    filledQty: o.filledQty,
+    ...(o.filledQty > 0 ? { avgPrice: o.avgPrice } : {}),
+    ...(o.extraInfo ? { reason: o.extraInfo } : {}),
+    ...(o.smartOrderId !== undefined && o.leg !== undefined && o.leg !== 'entry' ? { parentOrderId: o.smartOrderId } : {}),
+    ...(o.leg !== undefined ? { leg: o.leg } : {}),
+    modifications: o.modifications,
+    ts: o.updatedAt,
+  };
+}
+
+export function toVenueFill(t: SimTrade): VenueFill {
+  return {
+    fillId: t.fillId,
+    orderId: t.orderId,
+    tag: t.remarks,
+    instrument: t.instrument,
+    side: t.side,
+    qty: t.qty,
+    price: t.price,
+    product: t.product,
+    charges: t.charges,
+    ts: t.ts,
+  };
+}
+
+function toVenuePosition(p: SimPosition, ts: number): VenuePosition {
+  return { instrument: p.instrument, product: p.product, netQty: p.netQty, avgPrice: p.avgPrice, realizedPnl: p.realizedPnl, ts };
+}
+
+function refused(e: unknown): WriteOutcome {
+  if (isVenueError(e)) return { status: 'rejected', reason: e.message, errorCode: e.errorType };
+  throw e;
+}
+
+export interface BacktestVenueOptions {
+  /** Trailing stops trailed by the matching engine (engine option tsl 'on'). */
+  readonly nativeTrailing: boolean;
+  /** Time stamps of position and funds reads. */
+  readonly clock: Pick<Clock, 'now'>;
+}
+
+export class BacktestVenue implements ExecutionVenue {
+  readonly name = 'backtest';
+  readonly capabilities: VenueCapabilities;
+  private readonly subject = new Subject<VenueUpdate>();
+  readonly updates: Observable<VenueUpdate> = this.subject.asObservable();
+  private readonly unsubscribe: () => void;
+  private readonly clock: Pick<Clock, 'now'>;
+
+  constructor(
+    readonly engine: MatchingEngine,
+    options: BacktestVenueOptions,
+  ) {
+    this.capabilities = {
+      smartOrders: true,
+      trailingStop: options.nativeTrailing,
+      maxModifications: engine.settings.maxModifications,
+      marginEstimate: true,
+      synchronous: true,
+    };
+    this.clock = options.clock;
+    this.unsubscribe = engine.subscribe((e) => this.forward(e));
+  }
+
+  close(): void {
+    this.unsubscribe();
+    this.subject.complete();
+  }
+
+  private forward(e: SimEvent): void {
+    switch (e.type) {
+      case 'order':
+        this.subject.next({ kind: 'order', order: toVenueOrderState(e.order) });
+        break;
+      case 'fill':
+        // The engine follows every fill with the order's own update.
+        this.subject.next({ kind: 'fill', fill: toVenueFill(e.trade) });
+        break;
+      case 'position':
+        this.subject.next({ kind: 'position', position: toVenuePosition(e.position, e.ts) });
+        break;
+      case 'smart':
+        // Each leg's own order events carry everything the engine needs.
+        break;
+    }
+  }
+
+  place(req: VenueOrderRequest): WriteOutcome {
+    try {
+      const r = this.engine.placeOrder({
+        instrument: req.instrument,
+        side: req.side,
+        qty: req.qty,
+        orderType: req.orderType,
+        ...(req.limitPrice !== undefined ? { limitPrice: req.limitPrice } : {}),
+        ...(req.triggerPrice !== undefined ? { triggerPrice: req.triggerPrice } : {}),
+        validity: req.validity,
+        product: req.product,
+        isAmo: req.isAmo || !this.engine.isSessionOpen(),
+        remarks: req.tag,
+      });
+      if (r.rejection) return { status: 'rejected', reason: r.rejection.message, errorCode: r.rejection.errorType };
+      return { status: 'accepted', orderId: r.orderId, venueStatus: r.venueStatus };
+    } catch (e) {
+      return refused(e);
+    }
+  }
+
+  modify(req: VenueModifyRequest): WriteOutcome {
+    try {
+      const r = this.engine.modifyOrder(req.orderId, {
+        ...(req.qty !== undefined ? { qty: req.qty } : {}),
+        ...(req.limitPrice !== undefined ? { limitPrice: req.limitPrice } : {}),
+        ...(req.triggerPrice !== undefined ? { triggerPrice: req.triggerPrice } : {}),
+      });
+      return { status: 'accepted', orderId: r.orderId, venueStatus: r.venueStatus };
+    } catch (e) {
+      return refused(e);
+    }
+  }
+
+  cancel(req: VenueCancelRequest): WriteOutcome {
+    try {
+      const r = this.engine.cancelOrder(req.orderId);
+      return { status: 'accepted', orderId: r.orderId, venueStatus: r.venueStatus };
+    } catch (e) {
+      return refused(e);
+    }
+  }
+
+  placeSmart(req: VenueSmartOrderRequest): WriteOutcome {
+    try {
+      const r = this.engine.placeSmartOrder({
+        instrument: req.instrument,
+        side: req.side,
+        qty: req.qty,
+        entryType: req.entryType,
+        ...(req.limitPrice !== undefined ? { limitPrice: req.limitPrice } : {}),
+        ...(req.triggerPrice !== undefined ? { triggerPrice: req.triggerPrice } : {}),
+        ...(req.triggerLimitPrice !== undefined ? { triggerLimitPrice: req.triggerLimitPrice } : {}),
+        ...(req.stopLoss ? { stopLoss: req.stopLoss } : {}),
+        ...(req.target ? { target: req.target } : {}),
+        ...(req.trailingStep !== undefined ? { isTsl: true, tslStepSize: req.trailingStep } : {}),
+        validity: req.validity,
+        product: req.product,
+        remarks: req.tag,
+      });
+      const entry = r.smart.entry;
+      if (entry.status === 'REJECTED') return { status: 'rejected', reason: entry.extraInfo || 'smart order refused' };
+      const legs = {
+        ...(r.smart.stopLoss ? { stopLoss: r.smart.stopLoss.orderId } : {}),
+        ...(r.smart.target ? { target: r.smart.target.orderId } : {}),
+      };
+      return { status: 'accepted', orderId: r.orderId, venueStatus: r.status, legs };
+    } catch (e) {
+      return refused(e);
+    }
+  }
+
+  modifySmart(req: VenueSmartModifyRequest): WriteOutcome {
+    try {
+      const r = this.engine.modifySmartOrder(req.orderId, {
+        ...(req.qty !== undefined ? { qty: req.qty } : {}),
+        ...(req.limitPrice !== undefined ? { limitPrice: req.limitPrice } : {}),
+        ...(req.triggerPrice !== undefined ? { triggerPrice: req.triggerPrice } : {}),
+      });
+      return { status: 'accepted', orderId: r.orderId, venueStatus: r.venueStatus };
+    } catch (e) {
+      return refused(e);
+    }
+  }
+
+  cancelSmart(req: VenueSmartCancelRequest): WriteOutcome {
+    try {
+      const r = this.engine.cancelSmartOrder(req.orderId);
+      return { status: 'accepted', orderId: r.orderId, venueStatus: r.venueStatus };
+    } catch (e) {
+      return refused(e);
+    }
+  }
+
+  orderBook(): readonly VenueOrderState[] {
+    return this.engine.orders().map(toVenueOrderState);
+  }
+
+  trades(orderId?: string): readonly VenueFill[] {
+    return this.engine.trades(orderId).map(toVenueFill);
+  }
+
+  positions(): readonly VenuePosition[] {
+    const ts = this.clock.now();
+    return this.engine.account.positions().map((p) => toVenuePosition(p, ts));
+  }
+
+  funds(): VenueFunds {
+    const f = this.engine.account.funds();
+    return { available: f.available, used: f.usedMargin, realizedPnl: f.realizedPnl, unrealizedPnl: f.unrealizedPnl, ts: this.clock.now() };
+  }
+
+  margin(req: MarginRequest): MarginEstimate {
+    const m = this.engine.calculateMargin({ instrument: req.instrument, side: req.side, qty: req.qty, price: req.price, product: req.product });
+    return { required: m.totalMargin, available: m.availableBalance, charges: m.charges.totalCharges + m.brokerage };
+  }
+}

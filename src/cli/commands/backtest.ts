@@ -1,0 +1,329 @@
+/**
+ * `tarang backtest`: a strategy over history, from CSV files or from the broker (current
+ * instruments by scrip code, expired contracts by trading symbol), with costs, a JSON and an HTML
+ * report, or a parameter sweep on all cores. See backtest/README.md.
+ */
+import { writeFileSync } from 'node:fs';
+import { Option, type Command } from 'commander';
+import cliProgress from 'cli-progress';
+import { isInterval, type Interval } from '../../core/candles.js';
+import { ConfigError } from '../../core/errors.js';
+import { parsePaise, formatRupees } from '../../core/money.js';
+import { istMidnight } from '../../core/time.js';
+import { WallClock } from '../../core/clock.js';
+import { createLogger } from '../../core/log.js';
+import { getStrategy, strategyNames } from '../../strategies/registry.js';
+import type { StrategyDefinition } from '../../strategies/strategy.js';
+import { backtest } from '../../../backtest/backtest.js';
+import { chargeModel } from '../../../backtest/charges/charge-preset.js';
+import type { CandleSeries } from '../../../backtest/data/candle-series.js';
+import { isColumnRole, type ColumnRole } from '../../../backtest/data/csv-columns.js';
+import { loadCsvCandles, type CsvLoadOptions } from '../../../backtest/data/csv-candles.js';
+import { describeSummary, type LoadSummary } from '../../../backtest/data/load-summary.js';
+import { instrumentsForSeries } from '../../../backtest/data/series-instruments.js';
+import { buildHtmlReport } from '../../../backtest/report/html-report.js';
+import { buildJsonReport, jsonText } from '../../../backtest/report/backtest-result.js';
+import { gridOf, parseSweep, scalar } from '../../../backtest/sweep/sweep-grid.js';
+import { RANK_METRICS, isRankMetric, runSweep, type RankMetric } from '../../../backtest/sweep/sweep.js';
+import type { BacktestSettings } from '../../../backtest/runner.js';
+
+interface BacktestFlags {
+  data?: string[];
+  symbol?: string[];
+  expired?: string[];
+  segment: 'NFO' | 'BFO';
+  interval?: string;
+  from?: string;
+  to?: string;
+  columns?: string;
+  map?: string[];
+  instrument?: string;
+  dateOrder: 'dmy' | 'ymd' | 'mdy';
+  label: 'start' | 'end';
+  session: 'auto' | 'regular' | 'all';
+  skipBadRows?: boolean;
+  tick?: string;
+  lot?: string;
+  strategy: string;
+  param?: string[];
+  cash: string;
+  charges: string;
+  bothTouched: 'pessimistic' | 'optimistic' | 'ohlc-path';
+  slippage: string;
+  partialFills?: string;
+  trailing: 'native' | 'emulated';
+  json?: string;
+  html?: string;
+  sweep?: string[];
+  rank: string;
+  workers?: string;
+  top: string;
+  progress: boolean;
+  cache: boolean;
+}
+
+const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
+
+function flagError(flag: string, message: string): ConfigError {
+  return new ConfigError(`--${flag}: ${message}`, { flag });
+}
+
+function positiveNumber(flag: string, text: string): number {
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0) throw flagError(flag, `expected a positive number, got ${JSON.stringify(text)}`);
+  return n;
+}
+
+function wholeNumber(flag: string, text: string, min = 0): number {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n < min) throw flagError(flag, `expected a whole number >= ${min}, got ${JSON.stringify(text)}`);
+  return n;
+}
+
+function dateFlag(flag: string, text: string): number {
+  try {
+    return istMidnight(text);
+  } catch {
+    throw flagError(flag, `expected a date YYYY-MM-DD, got ${JSON.stringify(text)}`);
+  }
+}
+
+function keyValues(flag: string, items: readonly string[] = []): Array<[string, string]> {
+  return items.map((kv) => {
+    const i = kv.indexOf('=');
+    if (i <= 0) throw flagError(flag, `expected name=value, got ${JSON.stringify(kv)}`);
+    return [kv.slice(0, i).trim(), kv.slice(i + 1).trim()];
+  });
+}
+
+function schemaKeys(def: StrategyDefinition): Set<string> {
+  const shape = (def.params as unknown as { shape?: Record<string, unknown> }).shape;
+  return new Set(shape ? Object.keys(shape) : []);
+}
+
+function progressBar(enabled: boolean, label: string): { update(done: number, total: number): void; stop(): void } {
+  if (!enabled || !process.stderr.isTTY) return { update: () => undefined, stop: () => undefined };
+  const bar = new cliProgress.SingleBar(
+    { stream: process.stderr, format: `${label} [{bar}] {percentage}% {value}/{total} eta {eta_formatted}`, hideCursor: true, clearOnComplete: true },
+    cliProgress.Presets.shades_classic,
+  );
+  let started = false;
+  return {
+    update(done, total) {
+      if (!started) {
+        bar.start(total, 0);
+        started = true;
+      }
+      bar.update(done);
+    },
+    stop() {
+      if (started) bar.stop();
+    },
+  };
+}
+
+async function loadData(f: BacktestFlags): Promise<{ series: CandleSeries[]; sources: LoadSummary[] }> {
+  const sources = [f.data?.length ? 'data' : undefined, f.symbol?.length ? 'symbol' : undefined, f.expired?.length ? 'expired' : undefined].filter(Boolean);
+  if (sources.length === 0) throw new ConfigError('backtest: give the candles with --data FILE.csv, --symbol NSE_2885 or --expired <trading_symbol>', {});
+  if (sources.length > 1) throw new ConfigError(`backtest: use one of --data, --symbol and --expired, not ${sources.map((s) => `--${s}`).join(' and ')}`, {});
+  if (f.interval !== undefined && !isInterval(f.interval)) throw flagError('interval', `not a candle interval: ${f.interval} (e.g. 1minute, 5minute, 1day)`);
+  const from = f.from !== undefined ? dateFlag('from', f.from) : undefined;
+  // --to is inclusive of its day for people: 2025-06-30 means through the close of the 30th.
+  const to = f.to !== undefined ? dateFlag('to', f.to) + 86_400_000 : undefined;
+  if (from !== undefined && to !== undefined && to <= from) throw flagError('to', 'is before --from');
+
+  if (f.data?.length) {
+    const map: Partial<Record<ColumnRole, string>> = {};
+    for (const [role, header] of keyValues('map', f.map)) {
+      if (!isColumnRole(role)) throw flagError('map', `unknown role ${JSON.stringify(role)}; roles: date, time, open, high, low, close, volume, oi, symbol, expiry, strike, optionType, lot`);
+      map[role] = header;
+    }
+    const opts: CsvLoadOptions = {
+      ...(f.columns ? { columns: f.columns.split(',').map((c) => c.trim()) } : {}),
+      ...(Object.keys(map).length ? { map } : {}),
+      ...(f.instrument ? { instrument: f.instrument } : {}),
+      ...(f.interval ? { interval: f.interval as Interval } : {}),
+      label: f.label,
+      session: f.session,
+      badRows: f.skipBadRows ? 'skip' : 'error',
+      sixDigit: f.dateOrder === 'ymd' ? 'ymd' : 'dmy',
+      dayFirst: f.dateOrder !== 'mdy',
+      ...(from !== undefined ? { from } : {}),
+      ...(to !== undefined ? { to } : {}),
+    };
+    const series: CandleSeries[] = [];
+    const summaries: LoadSummary[] = [];
+    for (const file of f.data) {
+      const r = loadCsvCandles(file, opts);
+      series.push(...r.series);
+      summaries.push(r.summary);
+    }
+    const ids = series.map((s) => s.instrument);
+    const dup = ids.find((id, i) => ids.indexOf(id) !== i);
+    if (dup) throw new ConfigError(`backtest: instrument ${dup} comes from two files; name them apart with --instrument or a symbol column`, { dup });
+    return { series, sources: summaries };
+  }
+
+  if (!f.interval) throw flagError('interval', 'is required with --symbol and --expired');
+  if (from === undefined || to === undefined) throw new ConfigError('backtest: --from and --to are required with --symbol and --expired', {});
+  const { loadBrokerConfig } = await import('../../adapters/broker/config.js');
+  const { createBroker } = await import('../../adapters/broker/broker.js');
+  const { defaultCacheDir } = await import('../../adapters/broker/helpers/cache-dir.js');
+  const { loadBrokerCandles } = await import('../../../backtest/data/broker-source.js');
+  const clock = new WallClock();
+  const broker = createBroker(loadBrokerConfig(), { clock, logger: createLogger({ name: 'backtest', level: process.env['TARANG_LOG_LEVEL'] ?? 'warn' }), autoRenew: false });
+  const bar = progressBar(f.progress, 'download');
+  try {
+    const r = await loadBrokerCandles(broker.client, clock, {
+      codes: (f.expired?.length ? f.expired : f.symbol) ?? [],
+      interval: f.interval as Interval,
+      from,
+      to,
+      ...(f.expired?.length ? { expired: true } : {}),
+      ...(f.cache ? { cacheDir: defaultCacheDir() } : {}),
+      session: f.session,
+      onProgress: (_code, d, t) => bar.update(d, t),
+    });
+    return { series: r.series, sources: [r.summary] };
+  } finally {
+    bar.stop();
+    await broker.close();
+  }
+}
+
+function printMetrics(doc: Record<string, unknown>): void {
+  const m = doc['metrics'] as Record<string, unknown>;
+  const pct = (k: string): string => (typeof m[k] === 'number' ? `${((m[k] as number) * 100).toFixed(2)}%` : 'n/a');
+  const num = (k: string): string => (typeof m[k] === 'number' ? (m[k] as number).toFixed(2) : 'n/a');
+  const lines = [
+    `candles ${String(doc['candles'])}, fills ${String(m['fills'])}, trades ${String(m['trades'])}`,
+    `final equity ₹${String(doc['final_equity'])} (start ₹${String(doc['starting_cash'])}), total return ${pct('total_return')}, CAGR ${pct('cagr')}`,
+    `Sharpe ${num('sharpe')}, Sortino ${num('sortino')}, max drawdown ${pct('max_drawdown')} over ${num('max_drawdown_duration_days')} days`,
+    `win rate ${pct('win_rate')}, profit factor ${num('profit_factor')}, exposure ${pct('exposure')}, charges ₹${String(m['charges_paid'])}`,
+  ];
+  const den = doc['denials'] as { count: number; by_code: Record<string, number> };
+  if (den.count > 0) lines.push(`denied intents: ${Object.entries(den.by_code).map(([k, v]) => `${k} x${v}`).join(', ')}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+async function action(f: BacktestFlags): Promise<void> {
+  let definition: StrategyDefinition;
+  try {
+    definition = getStrategy(f.strategy);
+  } catch {
+    throw flagError('strategy', `unknown strategy ${JSON.stringify(f.strategy)}; known: ${strategyNames().join(', ')}`);
+  }
+  const cash = (() => {
+    try {
+      const p = parsePaise(f.cash, '--cash');
+      if (p <= 0) throw new Error('not positive');
+      return p;
+    } catch {
+      throw flagError('cash', `expected a positive rupee amount, got ${JSON.stringify(f.cash)}`);
+    }
+  })();
+  chargeModel(f.charges); // validates the preset before any data is read
+  if (!isRankMetric(f.rank)) throw flagError('rank', `expected one of ${RANK_METRICS.join(', ')}, got ${JSON.stringify(f.rank)}`);
+  const settings: BacktestSettings = {
+    cash,
+    bothTouched: f.bothTouched,
+    slippageTicks: wholeNumber('slippage', f.slippage),
+    trailing: f.trailing,
+    ...(f.partialFills !== undefined ? { participationRate: positiveNumber('partial-fills', f.partialFills) } : {}),
+  };
+  if (settings.participationRate !== undefined && settings.participationRate > 1) throw flagError('partial-fills', 'is a share of each candle\'s volume, at most 1 (e.g. 0.1)');
+
+  const { series, sources } = await loadData(f);
+  for (const s of sources) process.stderr.write(`${describeSummary(s)}\n`);
+  const tickSize = f.tick !== undefined ? parsePaise(f.tick, '--tick') : undefined;
+  const lotSize = f.lot !== undefined ? wholeNumber('lot', f.lot, 1) : undefined;
+  const instruments = instrumentsForSeries(series, { ...(tickSize !== undefined ? { tickSize } : {}), ...(lotSize !== undefined ? { lotSize } : {}) });
+
+  const params: Record<string, unknown> = {};
+  for (const [k, v] of keyValues('param', f.param)) params[k] = scalar(v);
+  const keys = schemaKeys(definition);
+  // One-instrument strategies get the data's instrument and interval unless told otherwise.
+  if (keys.has('instrument') && params['instrument'] === undefined) params['instrument'] = series[0]!.instrument;
+  if (keys.has('interval') && params['interval'] === undefined) params['interval'] = series[0]!.interval;
+  const parsed = definition.params.safeParse(params);
+  if (!parsed.success) {
+    throw flagError('param', `${definition.name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(params)'}: ${i.message}`).join('; ')}`);
+  }
+
+  if (f.sweep?.length) {
+    const axes = f.sweep.map(parseSweep);
+    const grid = gridOf(axes);
+    const bar = progressBar(f.progress, 'sweep');
+    const rows = await runSweep({
+      job: { series, instruments: [...instruments.values()], strategy: definition.name, params, settings, charges: f.charges },
+      grid,
+      rank: f.rank as RankMetric,
+      ...(f.workers !== undefined ? { workers: wholeNumber('workers', f.workers, 1) } : {}),
+      onProgress: (d, t) => bar.update(d, t),
+    });
+    bar.stop();
+    const top = wholeNumber('top', f.top, 1);
+    const names = axes.map((a) => a.name);
+    process.stdout.write(`rank  ${names.map((n) => n.padStart(8)).join(' ')}  ${f.rank.padStart(12)}  total_return  max_drawdown  trades\n`);
+    for (const r of rows.slice(0, top)) {
+      if (r.error !== undefined) continue;
+      const m = r.metrics ?? {};
+      const v = f.rank === 'final_equity' ? r.finalEquity : m[f.rank];
+      process.stdout.write(
+        `${String(r.rank).padStart(4)}  ${names.map((n) => String(r.params[n]).padStart(8)).join(' ')}  ${String(v ?? 'n/a').padStart(12)}  ${String(m['total_return'] ?? 'n/a').padStart(12)}  ${String(m['max_drawdown'] ?? 'n/a').padStart(12)}  ${String(m['trades'] ?? '').padStart(6)}\n`,
+      );
+    }
+    const failed = rows.filter((r) => r.error !== undefined);
+    if (failed.length) process.stdout.write(`${failed.length} combinations failed, e.g. ${JSON.stringify(failed[0]!.params)}: ${failed[0]!.error}\n`);
+    if (f.json) writeFileSync(f.json, jsonText({ report: 'tarang sweep', version: 1, strategy: definition.name, params, rank_by: f.rank, charges: f.charges, rows }));
+    return;
+  }
+
+  const bar = progressBar(f.progress && series.reduce((a, s) => a + s.length, 0) >= 200_000, 'backtest');
+  const out = await backtest({ definition, params, series, instruments, charges: f.charges, sources, ...settings, onProgress: (d, t) => bar.update(d, t) });
+  bar.stop();
+  const doc = buildJsonReport(out.report);
+  printMetrics(doc);
+  if (f.json) writeFileSync(f.json, jsonText(doc));
+  if (f.html) writeFileSync(f.html, buildHtmlReport(out.report));
+  if (out.run.fills.length === 0) process.stderr.write(`note: no fills; final equity ₹${formatRupees(cash)} is the starting cash\n`);
+}
+
+export function register(program: Command): void {
+  program
+    .command('backtest')
+    .description('run a strategy over historical candles (CSV files, the broker, or expired contracts) and report fills, trades and metrics')
+    .option('--data <file>', 'candle CSV file (repeat for several)', collect)
+    .option('--symbol <code>', 'scrip code to download through the broker (repeatable), e.g. NSE_2885', collect)
+    .option('--expired <trading_symbol>', 'expired F&O contract by trading symbol (repeatable), e.g. NIFTY24DEC24000CE', collect)
+    .addOption(new Option('--segment <segment>', 'segment of --expired contracts').choices(['NFO', 'BFO']).default('NFO'))
+    .option('--interval <interval>', 'candle interval (required with --symbol/--expired; inferred for CSV)')
+    .option('--from <date>', 'first day, YYYY-MM-DD (IST)')
+    .option('--to <date>', 'last day, YYYY-MM-DD (IST), inclusive')
+    .option('--columns <names>', 'column names of a CSV without a header, e.g. date,open,high,low,close,volume')
+    .option('--map <role=Header>', 'use a named column for a role, e.g. volume=qty (repeatable)', collect)
+    .option('--instrument <id>', 'instrument id for a one-instrument CSV (default: the file name)')
+    .addOption(new Option('--date-order <order>', 'reading of 6-digit and slashed dates').choices(['dmy', 'ymd', 'mdy']).default('dmy'))
+    .addOption(new Option('--label <label>', 'CSV bars labelled by their start or end time').choices(['start', 'end']).default('start'))
+    .addOption(new Option('--session <filter>', 'bars outside 09:15-15:30: drop stale ones (auto), all, or keep all').choices(['auto', 'regular', 'all']).default('auto'))
+    .option('--skip-bad-rows', 'skip and list malformed CSV rows instead of stopping at the first')
+    .option('--tick <rupees>', 'tick size of CSV instruments (default 0.05)')
+    .option('--lot <n>', 'lot size of CSV instruments without one (default 1)')
+    .option('--strategy <name>', 'strategy name', 'sma-cross')
+    .option('--param <name=value>', 'strategy parameter (repeatable)', collect)
+    .option('--cash <rupees>', 'starting cash in rupees', '1000000')
+    .option('--charges <preset>', 'none, auto, equity-delivery, equity-intraday, futures, options, or a YAML file', 'auto')
+    .addOption(new Option('--both-touched <rule>', 'a candle reaching both a stop and a target').choices(['pessimistic', 'optimistic', 'ohlc-path']).default('pessimistic'))
+    .option('--slippage <ticks>', 'adverse slippage on market fills, in ticks', '0')
+    .option('--partial-fills <share>', 'cap our fills at this share of each candle\'s volume, e.g. 0.1')
+    .addOption(new Option('--trailing <mode>', 'trailing stops trailed by the venue model or emulated by the engine').choices(['native', 'emulated']).default('native'))
+    .option('--json <file>', 'write the JSON report')
+    .option('--html <file>', 'write the self-contained HTML report')
+    .option('--sweep <name=from..to:step>', 'sweep a parameter (repeatable; also name=a,b,c)', collect)
+    .option('--rank <metric>', `rank sweep results by ${RANK_METRICS.join(', ')}`, 'sharpe')
+    .option('--workers <n>', 'sweep worker threads (default: all cores)')
+    .option('--top <n>', 'sweep rows to print', '10')
+    .option('--no-progress', 'no progress bar')
+    .option('--no-cache', 'do not use the candle download cache')
+    .action(async (flags: BacktestFlags) => action(flags));
+}
