@@ -4,9 +4,13 @@
  */
 import type { Command } from 'commander';
 import { register as demo } from './demo.js';
+import { register as sim } from './sim.js';
 import { register as ctl } from './ctl.js';
+import { register as backtest } from './backtest.js';
 
 export function registerCommands(program: Command): void {
   demo(program);
+  sim(program);
   ctl(program);
+  backtest(program);
 }
