@@ -4,9 +4,13 @@
  */
 import { ConfigError } from '../core/errors.js';
 import { smaCross } from './sma-cross/index.js';
+import { orbSmart } from './orb-smart/index.js';
+import { shortStraddle } from './short-straddle/index.js';
 import type { StrategyDefinition } from './strategy.js';
 
 const registry = new Map<string, StrategyDefinition>([[smaCross.name, smaCross as unknown as StrategyDefinition]]);
+registry.set(orbSmart.name, orbSmart as unknown as StrategyDefinition);
+registry.set(shortStraddle.name, shortStraddle as unknown as StrategyDefinition);
 
 /** Registers a strategy definition (a later registration of the same name replaces it). */
 export function registerStrategy(def: StrategyDefinition): void {
