@@ -13,3 +13,5 @@
 export * from './types.js';
 export { HistoryService, MAX_SCRIP_CODES_PER_CALL, MAX_TRADING_SYMBOLS_PER_CALL } from './history-service.js';
 export type { HistoryServiceOptions } from './history-service.js';
+export { CandleGenerator } from './candle-generator.js';
+export { aggregate } from './aggregate.js';

@@ -4,7 +4,10 @@
  * an option's candles, the chain and the live market agree.
  */
 import type { Greeks } from '../../../core/greeks.js';
+import { bsGreeks, yearsToExpiry } from '../../../core/greeks.js';
 import type { Paise } from '../../../core/money.js';
+import { Rounding, roundToTick } from '../../../core/money.js';
+import { istDate } from '../../../core/time.js';
 import type { Contract, Underlying } from '../universe/types.js';
 import type { VolatilityModel } from './volatility-model.js';
 
@@ -20,10 +23,37 @@ export interface ContractQuote {
 }
 
 export class OptionPricer {
-  constructor(private readonly vol: VolatilityModel, readonly rate = SIM_RISK_FREE_RATE) {}
+  constructor(
+    readonly vol: VolatilityModel,
+    readonly rate = SIM_RISK_FREE_RATE,
+  ) {}
 
   /** Fair value of a contract at `ts` when its underlying trades at `spot` paise. */
-  quote(_u: Underlying, _c: Contract, _spot: Paise, _ts: number): ContractQuote {
-    throw new Error('not implemented');
+  quote(u: Underlying, c: Contract, spot: Paise, ts: number): ContractQuote {
+    const years = yearsToExpiry(ts, c.expiry);
+    if (c.strike === null || c.optionType === null) return { price: roundToTick(this.futureValue(spot / 100, years) * 100, c.tickSize) };
+    const S = spot / 100;
+    const K = c.strike / 100;
+    const iv = this.vol.vol(u, istDate(ts), K, this.futureValue(S, years), years);
+    const greeks = bsGreeks({ type: c.optionType, spot: S, strike: K, years, vol: iv, rate: this.rate });
+    return { price: this.roundOption(greeks.price * 100, c.tickSize), iv, greeks };
+  }
+
+  /** Model option value in rupees (unrounded): the hot path of option candles. */
+  optionValue(u: Underlying, c: Contract, spotRupees: number, ts: number, date: string): number {
+    const years = yearsToExpiry(ts, c.expiry);
+    const K = c.strike! / 100;
+    const iv = this.vol.vol(u, date, K, this.futureValue(spotRupees, years), years);
+    return bsGreeks({ type: c.optionType!, spot: spotRupees, strike: K, years, vol: iv, rate: this.rate }).price;
+  }
+
+  /** Cost-of-carry forward (index dividends are ignored: their yield is small against the rate). */
+  futureValue(spotRupees: number, years: number): number {
+    return spotRupees * Math.exp(this.rate * Math.max(years, 0));
+  }
+
+  /** Rounds an option value in paise to its tick, never below one tick (exchanges quote no zero). */
+  roundOption(paise: number, tick: Paise): Paise {
+    return Math.max(tick, roundToTick(paise, tick, Rounding.NEAREST));
   }
 }

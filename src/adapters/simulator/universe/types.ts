@@ -8,7 +8,10 @@ import type { Instrument, OptionType } from '../../../core/instruments.js';
 import type { Paise } from '../../../core/money.js';
 
 /** The calendar calls the universe needs (`MarketCalendar` satisfies it). */
-export type TradingCalendar = Pick<MarketCalendar, 'isTradingDay' | 'isHoliday' | 'session' | 'tradingDays' | 'nextTradingDay' | 'previousTradingDay'>;
+export type TradingCalendar = Pick<
+  MarketCalendar,
+  'isTradingDay' | 'isHoliday' | 'session' | 'tradingDays' | 'nextTradingDay' | 'previousTradingDay' | 'currentOrPreviousSession'
+>;
 
 export const DerivativeType = { OPTIDX: 'OPTIDX', OPTSTK: 'OPTSTK', FUTIDX: 'FUTIDX', FUTSTK: 'FUTSTK' } as const;
 export type DerivativeType = (typeof DerivativeType)[keyof typeof DerivativeType];
