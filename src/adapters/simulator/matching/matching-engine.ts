@@ -252,6 +252,10 @@ export class MatchingEngine {
    */
   placeOrder(req: PlaceOrderRequest): PlaceOrderResult {
     const now = this.clock.now();
+    checkOneOf('txn_type', req.side, SIDES);
+    checkOneOf('order_type', req.orderType, ORDER_TYPES);
+    checkOneOf('validity', req.validity, VALIDITIES);
+    checkOneOf('product', req.product, PRODUCTS);
     const instrument = this.tradable(req.instrument);
     this.checkQty(instrument, req.qty, 'qty');
     const remarks = normaliseRemarks(req.remarks);
@@ -374,6 +378,10 @@ export class MatchingEngine {
    */
   placeSmartOrder(req: SmartOrderRequest): SmartOrderResult {
     const now = this.clock.now();
+    checkOneOf('txn_type', req.side, SIDES);
+    checkOneOf('order_type', req.entryType, SMART_TYPES);
+    checkOneOf('validity', req.validity, VALIDITIES);
+    checkOneOf('product', req.product, PRODUCTS);
     const instrument = this.tradable(req.instrument);
     this.checkQty(instrument, req.qty, 'qty');
     this.checkProduct(instrument, req.product);
@@ -702,6 +710,17 @@ export class MatchingEngine {
         o.phase = Phase.WORKING;
         o.fresh = true;
         o.updatedAt = u.ts;
+        if (o.leg === 'stopLoss' || o.leg === 'target') {
+          // An exit leg blocked nothing while it waited; if the position it protects is gone (or a
+          // CNC holding was sold meanwhile) it must be fundable as a fresh order, or it fails.
+          const r = this.account.reserve(o.orderId, o.instrument, o.side, o.qty - o.filledQty, o.limitPrice ?? u.ltp, o.product);
+          if (!r.ok) {
+            this.finish(o, Phase.FAILED, r.reason, u.ts);
+            this.settleSmart(o.smart!, u.ts);
+            this.emitSmart(o.smart!, u.ts);
+            continue;
+          }
+        }
         this.protect(o, book, u.ltp);
         this.emitOrder(o, u.ts);
         if (o.leg === 'entry' && o.smart) this.emitSmart(o.smart, u.ts);
@@ -992,7 +1011,6 @@ export class MatchingEngine {
   }
 
   private rereserveRemainder(o: OrderState): void {
-    if (o.leg === 'stopLoss' || o.leg === 'target') return;
     const price = o.limitPrice ?? o.triggerPrice ?? this.book(o.instrument).ltp;
     if (price === undefined) return;
     this.account.reserve(o.orderId, o.instrument, o.side, o.qty - o.filledQty, price, o.product, true);
@@ -1228,6 +1246,19 @@ export class MatchingEngine {
 }
 
 // ---------------------------------------------------------------------------------------------
+
+const SIDES: readonly string[] = ['BUY', 'SELL'];
+const ORDER_TYPES: readonly string[] = ['LIMIT', 'MARKET', 'STOP_LOSS'];
+const SMART_TYPES: readonly string[] = ['LIMIT', 'MARKET', 'TRIGGER'];
+const VALIDITIES: readonly string[] = ['DAY', 'IOC'];
+const PRODUCTS: readonly string[] = ['CNC', 'INTRADAY', 'MARGIN'];
+
+/** Guards the string unions at run time: the server may hand over whatever the wire carried. */
+function checkOneOf(field: string, value: unknown, allowed: readonly string[]): void {
+  if (typeof value !== 'string' || !allowed.includes(value)) {
+    throw new VenueInputError(`${field}: expected one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`, { field, value });
+  }
+}
 
 function venueStatusOf(o: OrderState): VenueStatus {
   const part = o.filledQty > 0;

@@ -226,6 +226,13 @@ describe('regular orders', () => {
     expect(() => h.engine.placeOrder({ instrument: NIFTY_FUT.id, side: 'BUY', qty: 75, orderType: 'MARKET', validity: 'DAY', product: 'CNC' })).toThrow(/product/);
   });
 
+  it('refuses unknown enum values coming from the wire with the field named', () => {
+    const h = harness();
+    const bad = { instrument: R, side: 'HOLD', qty: 1, orderType: 'LIMIT', limitPrice: 140_000, validity: 'DAY', product: 'CNC' } as unknown as Parameters<typeof h.engine.placeOrder>[0];
+    expect(() => h.engine.placeOrder(bad)).toThrow('txn_type: expected one of BUY, SELL, got "HOLD"');
+    expect(() => h.engine.placeOrder({ ...bad, side: 'BUY', validity: 'GTC' } as typeof bad)).toThrow(/validity/);
+  });
+
   it('records an unfundable order as FAILED with an OrderException-style reason', () => {
     const h = harness({ balance: 1_000_000 });
     h.tick(R, 142_650);

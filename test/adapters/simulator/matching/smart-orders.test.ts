@@ -126,6 +126,19 @@ describe('smart orders', () => {
     expect(s.status).toBe('ACTIVE');
   });
 
+  it('fails a leg that triggers after the holding it protected was sold elsewhere', () => {
+    const h = harness();
+    h.tick(R, 142_000, { bid: 142_000, ask: 142_000 });
+    const r = h.engine.placeSmartOrder({ ...base, product: 'CNC', side: 'BUY', entryType: 'MARKET', stopLoss: { triggerPrice: 141_000 } });
+    h.engine.placeOrder({ instrument: R, side: 'SELL', qty: 10, orderType: 'MARKET', validity: 'DAY', product: 'CNC' });
+    expect(h.engine.account.holdings()).toHaveLength(0);
+    h.tick(R, 140_900, { bid: 140_900, ask: 140_905 });
+    const s = h.engine.getSmartOrder(r.orderId)!;
+    expect(s.stopLoss!.venueStatus).toBe('FAILED');
+    expect(s.stopLoss!.extraInfo).toMatch(/Insufficient holdings/);
+    expect(s.status).toBe('CANCELLED');
+  });
+
   it('accepts and ignores is_tsl with trailing off (the default)', () => {
     const h = harness();
     h.tick(R, 142_000, { bid: 141_995, ask: 142_000 });
