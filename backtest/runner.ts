@@ -50,6 +50,11 @@ export const BacktestSettingsSchema = z
     slippageTicks: z.number().int().min(0).default(0),
     /** Share of each candle's volume our orders may take (partial fills); absent = unlimited. */
     participationRate: z.number().positive().max(1).optional(),
+    /**
+     * MARKET orders work as LIMIT at the last price +/- this percentage, as on the live service
+     * (wire-gaps); a gap wider than this at the next open leaves the order unfilled there.
+     */
+    marketProtectionPct: z.number().positive().max(100).default(3),
     /** `native`: the matching engine trails stop-loss legs; `emulated`: the engine does, by modifying (as live). */
     trailing: z.enum(['native', 'emulated']).default('native'),
   })
@@ -100,6 +105,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     bothTouched: input.bothTouched,
     slippageTicks: input.slippageTicks,
     participationRate: input.participationRate,
+    marketProtectionPct: input.marketProtectionPct,
     trailing: input.trailing,
   });
   if (!parsed.success) {
@@ -119,6 +125,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     clock,
     matchOnArrival: false,
     slippageTicks: settings.slippageTicks,
+    marketProtectionPct: settings.marketProtectionPct,
     tsl: settings.trailing === 'native' ? 'on' : 'off',
     sessionOpen: false,
     accountOptions: { openingBalance: settings.cash, charges: input.charges.calculator(() => clock.now()) },

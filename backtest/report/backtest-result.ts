@@ -23,6 +23,7 @@ export interface RunDescription {
   readonly slippageTicks: number;
   readonly participationRate?: number;
   readonly trailing: string;
+  readonly marketProtectionPct: number;
 }
 
 export interface BacktestReportInput {
@@ -83,6 +84,7 @@ export function buildJsonReport(r: BacktestReportInput): Record<string, unknown>
       slippage_ticks: r.run.slippageTicks,
       participation_rate: r.run.participationRate ?? null,
       trailing: r.run.trailing,
+      market_protection_pct: r.run.marketProtectionPct,
     },
     data: r.sources,
     candles: r.candles,
