@@ -230,7 +230,7 @@ describe('regular orders', () => {
     const h = harness();
     const bad = { instrument: R, side: 'HOLD', qty: 1, orderType: 'LIMIT', limitPrice: 140_000, validity: 'DAY', product: 'CNC' } as unknown as Parameters<typeof h.engine.placeOrder>[0];
     expect(() => h.engine.placeOrder(bad)).toThrow('txn_type: expected one of BUY, SELL, got "HOLD"');
-    expect(() => h.engine.placeOrder({ ...bad, side: 'BUY', validity: 'GTC' } as typeof bad)).toThrow(/validity/);
+    expect(() => h.engine.placeOrder({ ...bad, side: 'BUY', validity: 'GTC' } as unknown as typeof bad)).toThrow(/validity/);
   });
 
   it('records an unfundable order as FAILED with an OrderException-style reason', () => {
