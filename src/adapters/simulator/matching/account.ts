@@ -122,7 +122,10 @@ export class VenueAccount {
     return u;
   }
 
-  /** Ledger plus unrealised P&L plus the cost of what the margin holds: the account's worth at last prices. */
+  /**
+   * The account's worth at last prices. A position's cost sits in `used`, not out of the ledger,
+   * so cash plus positions at market is simply ledger + unrealised P&L.
+   */
   equity(): Paise {
     let worth = this.ledger();
     for (const p of this.positionMap.values()) worth += unrealized(p);

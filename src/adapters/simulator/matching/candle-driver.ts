@@ -135,16 +135,11 @@ export class CandleDriver {
 
   /** Which extreme hurts: true = the high (a short is exposed), false = the low, undefined = cannot tell. */
   private adverseIsHigh(instrument: string): boolean | undefined {
-    let stopVotes = 0;
-    let targetVotes = 0;
-    for (const o of this.engine.workingOrders(instrument)) {
-      if (o.status !== 'TRIGGER_PENDING') continue;
-      // A SELL stop protects a long (low hurts); a BUY stop protects a short (high hurts).
-      if (o.leg === 'target') targetVotes += o.side === 'SELL' ? -1 : 1;
-      else stopVotes += o.side === 'SELL' ? -1 : 1;
-    }
-    if (stopVotes !== 0) return stopVotes > 0;
-    if (targetVotes !== 0) return targetVotes > 0;
+    // A SELL stop protects a long (the low hurts); a BUY stop protects a short (the high hurts).
+    // A SELL target belongs to a long (the low hurts it too), a BUY target to a short.
+    const { stops, targets } = this.engine.triggerBias(instrument);
+    if (stops !== 0) return stops > 0;
+    if (targets !== 0) return targets > 0;
     const net = this.engine.account.netQty(instrument);
     if (net !== 0) return net < 0;
     return undefined;

@@ -232,6 +232,23 @@ export class MatchingEngine {
     return b !== undefined && b.working.length > 0;
   }
 
+  /**
+   * Which way an instrument's waiting triggers lean, without building snapshots (the candle
+   * driver asks this per candle): `stops` sums +1 per BUY stop and -1 per SELL stop (regular
+   * stop-loss orders, smart entries and stop-loss legs), `targets` the same over target legs.
+   */
+  triggerBias(instrument: string): { stops: number; targets: number } {
+    let stops = 0;
+    let targets = 0;
+    for (const o of this.books.get(instrument)?.working ?? []) {
+      if (o.phase !== Phase.TRIGGER) continue;
+      const v = o.side === 'BUY' ? 1 : -1;
+      if (o.leg === 'target') targets += v;
+      else stops += v;
+    }
+    return { stops, targets };
+  }
+
   /** Working orders of an instrument (trigger-pending and resting), in arrival order. */
   workingOrders(instrument: string): SimOrder[] {
     return (this.books.get(instrument)?.working ?? []).map(snapshot);
