@@ -1,7 +1,7 @@
 /**
  * The smart order `orb-smart` places on a breakout: a TRIGGER parent just beyond the breakout
- * candle's close, a stop-loss and a target leg, and an optional trailing step. Pure, so the
- * arithmetic is tested on its own.
+ * candle's close, a stop-loss and a target leg, and the optional trailing step the strategy
+ * applies itself once in the trade. Pure, so the arithmetic is tested on its own.
  *
  * The legs are deliberately not pre-checked against spec 3.5 here: the risk layer applies the
  * broker's own rule and message (`checkSmartLegBounds`), and a denial reaches the strategy like any
@@ -24,7 +24,10 @@ export interface Breakout {
 }
 
 export interface EntryPlan {
+  /** The smart order; it carries no `trailingStep` (spec 3.4: no trailing on a TRIGGER parent). */
   readonly intent: SmartDraft;
+  /** Trailing step on the tick, paise, when trailing is on: the strategy trails the leg itself. */
+  readonly trailStep?: Paise;
   /** The entry price the legs are measured from (spec 3.5: trigger limit, else trigger). */
   readonly entryPrice: Paise;
   /** Entry-to-stop distance, paise (positive for well-formed plans). */
@@ -76,9 +79,8 @@ export function planEntry(p: PlanParams, b: Breakout, tick: Paise): EntryPlan {
     ...(triggerLimit === undefined ? {} : { triggerLimitPrice: triggerLimit }),
     stopLoss,
     target: targetLeg,
-    ...(trailingStep === undefined ? {} : { trailingStep }),
     validity: 'DAY',
     product: p.product,
   };
-  return { intent, entryPrice: entry, risk };
+  return { intent, entryPrice: entry, risk, ...(trailingStep === undefined ? {} : { trailStep: trailingStep }) };
 }

@@ -47,6 +47,14 @@ export const orbSmartParams = z
     targetValue: z.number().positive().default(2),
     /** Trail the stop-loss by this many rupees of favourable movement (spec 3.4); 0 = off. */
     trailingStep: z.number().nonnegative().default(0),
+    /**
+     * Modifications the trail may spend on the stop-loss leg; the stop then holds where it is. The
+     * broker allows 25 per order and the engine switches to cancel-and-replace at 24, so the default
+     * leaves room for a manual change.
+     */
+    trailBudget: z.number().int().positive().max(23).default(20),
+    /** The stop is only moved when it would move by at least this many ticks (each move costs a modification). */
+    trailMinTicks: z.number().int().positive().default(2),
     /** No new entry on candles closing after this time. */
     lastEntryTime: timeOfDay.prefault('14:30'),
     /** Everything is flattened on the first candle closing at or after this time. */

@@ -79,12 +79,14 @@ describe('orb-smart entry plan', () => {
 
   it('measures legs from the trigger limit when the entry works as a limit, and sets the trailing step on the tick', () => {
     const p = orbSmartParams.parse({ instrument: I, qty: 10, entryLimitTicks: 4, stopMode: 'points', stopValue: 5, targetMode: 'points', targetValue: 10, trailingStep: 1.02 });
-    const { intent, entryPrice } = planEntry(p, up, 5);
+    const { intent, entryPrice, trailStep } = planEntry(p, up, 5);
     expect(intent.triggerLimitPrice).toBe(161225);
     expect(entryPrice).toBe(161225);
     expect(intent.stopLoss?.triggerPrice).toBe(160725);
     expect(intent.target?.triggerPrice).toBe(162225);
-    expect(intent.trailingStep).toBe(100);
+    // Spec 3.4: no trailing step on a TRIGGER parent; the strategy trails the leg itself.
+    expect(intent.trailingStep).toBeUndefined();
+    expect(trailStep).toBe(100);
   });
 
   it('a range-based target can fall behind a long breakout candle: the plan keeps it and spec 3.5 refuses it', () => {
@@ -141,8 +143,9 @@ describe('orb-smart against the matching engine', () => {
     play(h, minuteCandles(I, DAY, '09:15', RANGE));
     play(h, minuteCandles(I, DAY, '09:30', [[1609, 1612.5, 1609, 1612], [1612, 1613, 1611.5, 1612.8], ...flat(1615, 8)]));
     expect(h.engine.account.netQty(I)).toBe(10);
-    expect(kinds(h)).toEqual(['smart', 'exit']);
-    // The exit is a MARKET order at the next candle's open; the legs were cancelled first.
+    // The legs are cancelled one by one (they would outlive the session), then the exit.
+    expect(kinds(h)).toEqual(['smart', 'cancel', 'cancel', 'exit']);
+    // The exit is a MARKET order at the next candle's open.
     play(h, minuteCandles(I, DAY, '09:40', [[1614, 1615, 1613, 1614]]));
     expect(h.engine.account.netQty(I)).toBe(0);
     expect(h.trades.at(-1)).toMatchObject({ side: 'SELL', qty: 10, price: 161400 });
@@ -206,11 +209,38 @@ describe('orb-smart against the matching engine', () => {
     });
   });
 
-  it('asks for a trailing stop the broker cannot trail natively on a TRIGGER parent (spec 3.4): the engine must emulate it', () => {
-    const h = harness({ trailingStep: 1 }, { tsl: 'on', nativeTrailing: true });
+  it('trails its stop-loss leg by modify intents while the venue ignores is_tsl: the stop moves, then holds, then is hit', () => {
+    const h = harness({ trailingStep: 1, targetMode: 'points', targetValue: 100 }, { tsl: 'off' });
     play(h, minuteCandles(I, DAY, '09:15', RANGE));
-    play(h, minuteCandles(I, DAY, '09:30', [[1609, 1612.5, 1609, 1612]]));
-    expect(smarts(h)[0]?.trailingStep).toBe(100);
-    expect(h.denials[0]?.reason).toBe('is_tsl: trailing stop-loss is not supported for TRIGGER orders');
+    play(h, minuteCandles(I, DAY, '09:30', [
+      [1609, 1612.5, 1609, 1612],
+      [1612, 1613, 1611.5, 1612.8], // entry at 1612.05
+      [1613, 1620.5, 1612.5, 1620], // stop 1608.00
+      [1620, 1620.8, 1619, 1620.5], // best 1620.80: still 8 whole steps, no modification
+      [1620, 1630.2, 1619, 1629], // stop 1618.00
+      [1629, 1629.5, 1621, 1622], // turns: holds
+      [1622, 1623, 1610, 1611], // hit at 1618.00
+    ]));
+    const [entry] = smarts(h);
+    expect(entry?.trailingStep).toBeUndefined();
+    const mods = h.intents.filter((i) => i.kind === 'modify');
+    expect(mods.map((m) => (m.kind === 'modify' ? [m.target, m.leg, m.triggerPrice] : []))).toEqual([
+      [entry!.id, 'stopLoss', 160800],
+      [entry!.id, 'stopLoss', 161800],
+    ]);
+    expect(h.trades.map((t) => [t.side, t.price])).toEqual([
+      ['BUY', 161205],
+      ['SELL', 161800],
+    ]);
+    expect(h.order(`${entry!.id}:stopLoss`)).toMatchObject({ status: 'FILLED', modifications: 2 });
+  });
+
+  it('spends at most trailBudget modifications on the leg, then lets the stop hold', () => {
+    const h = harness({ trailingStep: 0.5, trailBudget: 3, targetMode: 'points', targetValue: 100 });
+    play(h, minuteCandles(I, DAY, '09:15', RANGE));
+    const climb: Ohlc[] = Array.from({ length: 8 }, (_, k) => [1613 + k, 1614 + k, 1612.5 + k, 1613.8 + k] as const);
+    play(h, minuteCandles(I, DAY, '09:30', [[1609, 1612.5, 1609, 1612], [1612, 1613, 1611.5, 1612.8], ...climb]));
+    expect(h.intents.filter((i) => i.kind === 'modify')).toHaveLength(3);
+    expect(h.order(`${smarts(h)[0]!.id}:stopLoss`)?.modifications).toBe(3);
   });
 });
