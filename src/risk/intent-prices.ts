@@ -10,29 +10,26 @@ export interface IntentPrices {
 
 export function intentPrices(intent: Intent, state: RiskState): IntentPrices | undefined {
   const out: Array<readonly [string, Paise]> = [];
-  const add = (name: string, v: Paise | undefined): void => {
-    if (v !== undefined) out.push([name, v]);
-  };
   switch (intent.kind) {
     case 'place':
-      add('limitPrice', intent.limitPrice);
-      add('triggerPrice', intent.triggerPrice);
+      if (intent.limitPrice !== undefined) out.push(['limitPrice', intent.limitPrice]);
+      if (intent.triggerPrice !== undefined) out.push(['triggerPrice', intent.triggerPrice]);
       return { instrument: intent.instrument, prices: out };
     case 'smart':
-      add('limitPrice', intent.limitPrice);
-      add('triggerPrice', intent.triggerPrice);
-      add('triggerLimitPrice', intent.triggerLimitPrice);
-      add('stopLoss.triggerPrice', intent.stopLoss?.triggerPrice);
-      add('stopLoss.limitPrice', intent.stopLoss?.limitPrice);
-      add('target.triggerPrice', intent.target?.triggerPrice);
-      add('target.limitPrice', intent.target?.limitPrice);
-      add('trailingStep', intent.trailingStep);
+      if (intent.limitPrice !== undefined) out.push(['limitPrice', intent.limitPrice]);
+      if (intent.triggerPrice !== undefined) out.push(['triggerPrice', intent.triggerPrice]);
+      if (intent.triggerLimitPrice !== undefined) out.push(['triggerLimitPrice', intent.triggerLimitPrice]);
+      if (intent.stopLoss?.triggerPrice !== undefined) out.push(['stopLoss.triggerPrice', intent.stopLoss?.triggerPrice]);
+      if (intent.stopLoss?.limitPrice !== undefined) out.push(['stopLoss.limitPrice', intent.stopLoss?.limitPrice]);
+      if (intent.target?.triggerPrice !== undefined) out.push(['target.triggerPrice', intent.target?.triggerPrice]);
+      if (intent.target?.limitPrice !== undefined) out.push(['target.limitPrice', intent.target?.limitPrice]);
+      if (intent.trailingStep !== undefined) out.push(['trailingStep', intent.trailingStep]);
       return { instrument: intent.instrument, prices: out };
     case 'modify': {
       const o = state.order(intent.target);
       if (!o) return undefined;
-      add('limitPrice', intent.limitPrice);
-      add('triggerPrice', intent.triggerPrice);
+      if (intent.limitPrice !== undefined) out.push(['limitPrice', intent.limitPrice]);
+      if (intent.triggerPrice !== undefined) out.push(['triggerPrice', intent.triggerPrice]);
       return { instrument: o.instrument, prices: out };
     }
     default:

@@ -22,6 +22,8 @@ import { MarginModel } from '../adapters/simulator/matching/margin-model.js';
 import { parseRiskConfig, type RiskConfig, type RiskConfigInput, type TradingState } from './config.js';
 import { CHECKS } from './checks/index.js';
 import type { CircuitBand, Denial, RiskCheck, RiskState } from './types.js';
+import { orderTerms, type OrderTerms } from './order-terms.js';
+import { intentPrices, type IntentPrices } from './intent-prices.js';
 
 /** Where the risk engine reads the live state from (the order state machine, the portfolio, funds). */
 export interface RiskSources {
@@ -65,6 +67,9 @@ export class RiskEngine implements RiskState {
   private readonly src: RiskSources;
   private readonly store: Store | undefined;
   private readonly log: Logger;
+  private memoIntent: Intent | undefined;
+  private memoTerms: OrderTerms | undefined | null = null;
+  private memoPrices: IntentPrices | undefined | null = null;
   /** Called once when the kill switch trips (the engine flattens and cancels). */
   onKillSwitch: (reason: string) => void = () => undefined;
 
@@ -98,6 +103,7 @@ export class RiskEngine implements RiskState {
    * order rate), or the denial, which it has already published as a `denied` event.
    */
   evaluate(intent: Intent): Denial | null {
+    this.memo(intent);
     const checks = this.checks;
     for (let i = 0; i < checks.length; i++) {
       const d = checks[i]!.check(intent, this);
@@ -112,6 +118,7 @@ export class RiskEngine implements RiskState {
 
   /** Runs the checks without side effects (no event, no rate count): for what-if questions and tests. */
   dryRun(intent: Intent): Denial | null {
+    this.memo(intent);
     for (const c of this.checks) {
       const d = c.check(intent, this);
       if (d) return d;
@@ -163,6 +170,17 @@ export class RiskEngine implements RiskState {
 
   // RiskState ---------------------------------------------------------------------------------
 
+  terms(intent: Intent): OrderTerms | undefined {
+    if (intent !== this.memoIntent) this.memo(intent);
+    if (this.memoTerms === null) this.memoTerms = orderTerms(intent, this);
+    return this.memoTerms;
+  }
+  prices(intent: Intent): IntentPrices | undefined {
+    if (intent !== this.memoIntent) this.memo(intent);
+    if (this.memoPrices === null) this.memoPrices = intentPrices(intent, this);
+    return this.memoPrices;
+  }
+
   now(): number {
     return this.clock.now();
   }
@@ -210,6 +228,13 @@ export class RiskEngine implements RiskState {
   }
   dailyPnl(): Paise {
     return this.src.portfolio.dailyPnl();
+  }
+
+  /** Starts a fresh per-intent cache (checks run against one unchanging state per evaluation). */
+  private memo(intent: Intent): void {
+    this.memoIntent = intent;
+    this.memoTerms = null;
+    this.memoPrices = null;
   }
 
   private recordWrite(strategyId: string): void {

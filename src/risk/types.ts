@@ -10,6 +10,8 @@ import type { Instrument } from '../core/instruments.js';
 import type { Paise } from '../core/money.js';
 import type { MarginModel } from '../adapters/simulator/matching/margin-model.js';
 import type { CheckName, RiskConfig, TradingState } from './config.js';
+import type { OrderTerms } from './order-terms.js';
+import type { IntentPrices } from './intent-prices.js';
 
 export interface Denial {
   readonly code: DenialCode;
@@ -56,4 +58,8 @@ export interface RiskState {
   availableFunds(): Paise | undefined;
   /** Today's P&L, realized + unrealized, account-wide, paise. */
   dailyPnl(): Paise;
+  /** `orderTerms(intent, this)`, computed once per intent however many checks ask. */
+  terms(intent: Intent): OrderTerms | undefined;
+  /** `intentPrices(intent, this)`, computed once per intent. */
+  prices(intent: Intent): IntentPrices | undefined;
 }

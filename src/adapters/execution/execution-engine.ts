@@ -408,7 +408,7 @@ export class ExecutionEngine {
 
   /** A place (regular, smart or leg): journal, send, handle the outcome. */
   private write(tag: string, kind: 'place', journal: { [k: string]: string | number | boolean }, call: () => VenueResult<WriteOutcome>): void {
-    const entry = { ...journal, ts: this.clock.now() };
+    const entry = Object.assign({ ts: this.clock.now() }, journal);
     if (this.venue.capabilities.synchronous || !this.store) {
       void this.persist('tags', tag, entry);
       this.send(tag, kind, undefined, call, () => undefined);
@@ -535,8 +535,7 @@ export class ExecutionEngine {
 
   /** When reported fills run ahead of received fills, fetch the trades; book a synthetic fill as a last resort. */
   private armGapCheck(): void {
-    if (this.gapTimer) return;
-    if (this.orders.fillGaps().length === 0) return;
+    if (this.gapTimer || !this.orders.hasFillGaps()) return;
     this.gapTimer = this.clock.setTimeout(() => {
       this.gapTimer = undefined;
       void this.closeGaps();

@@ -87,6 +87,8 @@ export class OrderStateMachine {
   private readonly byOrderId = new Map<string, OrderRecord>();
   private readonly open = new Set<OrderRecord>();
   private readonly seenFills = new Set<string>();
+  /** Records whose reported filled quantity is ahead of their fills (kept incrementally: checked per update). */
+  private readonly gaps = new Set<OrderRecord>();
   private readonly orphanStates = new Map<string, VenueOrderState[]>();
   private readonly orphanFills = new Map<string, VenueFill[]>();
   private readonly log: Logger;
@@ -326,10 +328,15 @@ export class OrderStateMachine {
     return [...this.records.values()].map((r) => r.snapshot);
   }
 
+  /** Whether any order's reported filled quantity runs ahead of its fills (O(1)). */
+  hasFillGaps(): boolean {
+    return this.gaps.size > 0;
+  }
+
   /** Orders whose reported filled quantity runs ahead of the fills received. */
   fillGaps(): Array<{ tag: string; orderId: string | undefined; missingQty: number; avgPrice: number | undefined }> {
     const out = [];
-    for (const r of this.records.values()) {
+    for (const r of this.gaps) {
       if (r.reportedFilled > r.fillQty) out.push({ tag: r.tag, orderId: r.orderId, missingQty: r.reportedFilled - r.fillQty, avgPrice: r.avgPrice });
     }
     return out;
@@ -443,6 +450,8 @@ export class OrderStateMachine {
     };
     rec.snapshot = snap;
     if (isTerminalStatus(rec.status)) this.open.delete(rec);
+    if (rec.reportedFilled > rec.fillQty) this.gaps.add(rec);
+    else this.gaps.delete(rec);
     this.bus.publish({ type: 'order', ts: this.clock.now(), order: snap });
   }
 }

@@ -36,6 +36,9 @@ export class Portfolio {
   /** Account books per instrument, for per-tick unrealized updates. */
   private readonly byInstrument = new Map<string, Book[]>();
   private readonly last = new Map<string, Paise>();
+  /** Net quantity over products per instrument, account-wide and per strategy (risk asks per intent). */
+  private readonly netAccount = new Map<string, number>();
+  private readonly netStrategy = new Map<string, Map<string, number>>();
   private realizedTotal: Paise = 0;
   private unrealizedTotal: Paise = 0;
   private dayEnd = -Infinity;
@@ -61,6 +64,11 @@ export class Portfolio {
     if (!sm) this.strategies.set(f.strategyId, (sm = new Map()));
     const st = this.book(sm, f.instrument, f.product, f.strategyId);
     apply(st, f);
+    const d = sideSign(f.side) * f.qty;
+    this.netAccount.set(f.instrument, (this.netAccount.get(f.instrument) ?? 0) + d);
+    let ns = this.netStrategy.get(f.strategyId);
+    if (!ns) this.netStrategy.set(f.strategyId, (ns = new Map()));
+    ns.set(f.instrument, (ns.get(f.instrument) ?? 0) + d);
     this.bus.publish(this.event(st, f.ts));
     this.bus.publish(this.event(acc, f.ts));
     this.onPnl();
@@ -90,11 +98,8 @@ export class Portfolio {
 
   /** Net quantity over products, account-wide or of one strategy. */
   netQty(instrument: string, strategyId?: string): number {
-    const map = strategyId === undefined ? this.account : this.strategies.get(strategyId);
-    if (!map) return 0;
-    let n = 0;
-    for (const p of PRODUCTS) n += map.get(key(instrument, p))?.netQty ?? 0;
-    return n;
+    if (strategyId === undefined) return this.netAccount.get(instrument) ?? 0;
+    return this.netStrategy.get(strategyId)?.get(instrument) ?? 0;
   }
 
   totalPnl(): Paise {

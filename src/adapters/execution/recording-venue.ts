@@ -170,7 +170,7 @@ export class RecordingVenue implements ExecutionVenue {
     const f: VenueFill = { fillId: `F${this.nextFill++}`, orderId, ...(s.tag ? { tag: s.tag } : {}), instrument: s.instrument!, side: s.side!, qty, price, ts: this.options.clock.now() };
     this.fills.push(f);
     const status: OrderStatus = filled >= (s.qty ?? 0) ? 'FILLED' : 'PARTIALLY_FILLED';
-    b.state = { ...s, filledQty: filled, avgPrice: value / filled, status, ts: this.options.clock.now() };
+    b.state = Object.assign({}, s, { filledQty: filled, avgPrice: value / filled, status, ts: this.options.clock.now() });
     this.emit({ kind: 'fill', fill: f });
     this.emit({ kind: 'order', order: b.state });
     return f;
@@ -192,13 +192,14 @@ export class RecordingVenue implements ExecutionVenue {
 
   private accept(tag: string, s: Omit<VenueOrderState, 'orderId' | 'status' | 'ts'> & { status?: OrderStatus }): Extract<WriteOutcome, { status: 'accepted' }> {
     const orderId = `V-${this.nextId++}`;
-    this.book.set(orderId, { state: { status: s.orderType === 'STOP_LOSS' ? 'TRIGGER_PENDING' : 'OPEN', ...s, orderId, tag, filledQty: 0, ts: this.options.clock.now() } });
+    const state: VenueOrderState = Object.assign({ status: s.orderType === 'STOP_LOSS' ? ('TRIGGER_PENDING' as const) : ('OPEN' as const) }, s, { orderId, tag, filledQty: 0, ts: this.options.clock.now() });
+    this.book.set(orderId, { state });
     return { status: 'accepted', orderId, venueStatus: 'O-PENDING' };
   }
 
   private patch(orderId: string, change: Partial<VenueOrderState>): void {
     const b = this.book.get(orderId);
-    if (b) b.state = { ...b.state, ...change, ts: this.options.clock.now() };
+    if (b) b.state = Object.assign({}, b.state, change, { ts: this.options.clock.now() });
   }
 
   private record(w: RecordedWrite): RecordedWrite {

@@ -61,6 +61,8 @@ export class Engine {
   private readonly journal = new Map<string, JournalEntry>();
   private readonly tagPrefix: string;
   private readonly run: number;
+  /** `<prefix><run>-`, computed once: tags are minted on the hot path. */
+  private readonly tagHead: string;
   private seq = 0;
   private venueSub: Subscription | undefined;
   private started = false;
@@ -80,6 +82,7 @@ export class Engine {
     this.tagPrefix = options.tagPrefix ?? 'tr';
     if (!/^[a-z]{1,8}$/.test(this.tagPrefix)) throw new ConfigError(`tagPrefix must be 1-8 lower-case letters, got ${JSON.stringify(this.tagPrefix)}`);
     this.run = run;
+    this.tagHead = `${this.tagPrefix}${run.toString(36)}-`;
     const execConfig = parseExecutionConfig(options.execution);
     this.bus = new EventBus({ log: this.log });
     const tagRe = new RegExp(`^${this.tagPrefix}[0-9a-z]+-[0-9a-z]+(\\.(sl|tg))?$`);
@@ -214,7 +217,7 @@ export class Engine {
 
   /** Mints a client tag unique across restarts: `<prefix><run>-<seq>` in base 36. */
   newTag(): string {
-    return `${this.tagPrefix}${this.run.toString(36)}-${(++this.seq).toString(36)}`;
+    return this.tagHead + (++this.seq).toString(36);
   }
 
   /**

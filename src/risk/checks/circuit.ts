@@ -2,12 +2,11 @@
 import { DenialCode } from '../../core/events.js';
 import { formatRupees } from '../../core/money.js';
 import { OK, type RiskCheck } from '../types.js';
-import { intentPrices } from '../intent-prices.js';
 
 export const circuitCheck: RiskCheck = {
   name: 'circuit',
   check(intent, state) {
-    const p = intentPrices(intent, state);
+    const p = state.prices(intent);
     if (!p) return OK;
     const band = state.circuit(p.instrument);
     if (!band) return OK;

@@ -5,7 +5,6 @@
  */
 import { DenialCode } from '../../core/events.js';
 import { formatRupees } from '../../core/money.js';
-import { orderTerms } from '../order-terms.js';
 import { OK, type RiskCheck } from '../types.js';
 
 export const dailyLossCheck: RiskCheck = {
@@ -15,7 +14,7 @@ export const dailyLossCheck: RiskCheck = {
     const max = state.config.maxDailyLoss;
     const tripped = state.killSwitch();
     if (max === undefined && !tripped) return OK;
-    const t = orderTerms(intent, state);
+    const t = state.terms(intent);
     if (t?.reducing) return OK;
     if (tripped) return { code: DenialCode.DAILY_LOSS, reason: 'the kill switch has tripped: no new exposure until an operator resumes' };
     const pnl = state.dailyPnl();

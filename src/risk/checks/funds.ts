@@ -7,14 +7,13 @@
 import { DenialCode } from '../../core/events.js';
 import { sideSign } from '../../core/enums.js';
 import { formatRupees } from '../../core/money.js';
-import { orderTerms } from '../order-terms.js';
 import { OK, type RiskCheck } from '../types.js';
 
 export const fundsCheck: RiskCheck = {
   name: 'funds',
   check(intent, state) {
     if (intent.kind === 'cancel' || intent.kind === 'exit') return OK;
-    const t = orderTerms(intent, state);
+    const t = state.terms(intent);
     if (!t || t.reducing || t.addedQty === 0) return OK;
     const available = state.availableFunds();
     if (available === undefined) return OK;

@@ -1,7 +1,6 @@
 /** One order's value (qty x price) at most `maxOrderValue` paise. */
 import { DenialCode } from '../../core/events.js';
 import { formatRupees } from '../../core/money.js';
-import { orderTerms } from '../order-terms.js';
 import { OK, type RiskCheck } from '../types.js';
 
 export const maxOrderValueCheck: RiskCheck = {
@@ -9,7 +8,7 @@ export const maxOrderValueCheck: RiskCheck = {
   check(intent, state) {
     const max = state.config.maxOrderValue;
     if (max === undefined) return OK;
-    const t = orderTerms(intent, state);
+    const t = state.terms(intent);
     if (!t || t.reducing) return OK;
     if (t.price === undefined) return { code: DenialCode.MAX_ORDER_VALUE, reason: `no price known for ${t.instrument} to value the order` };
     const value = t.qty * t.price;

@@ -5,7 +5,6 @@
 import { DenialCode, } from '../../core/events.js';
 import { sideSign } from '../../core/enums.js';
 import { formatRupees } from '../../core/money.js';
-import { orderTerms } from '../order-terms.js';
 import { OK, type RiskCheck } from '../types.js';
 
 export const maxPositionCheck: RiskCheck = {
@@ -13,7 +12,7 @@ export const maxPositionCheck: RiskCheck = {
   check(intent, state) {
     const { maxPositionQty, maxPositionValue } = state.config;
     if (maxPositionQty === undefined && maxPositionValue === undefined) return OK;
-    const t = orderTerms(intent, state);
+    const t = state.terms(intent);
     if (!t || t.reducing || t.addedQty === 0) return OK;
     const projected = Math.abs(state.netQty(t.instrument) + sideSign(t.side) * (state.workingQty(t.instrument, t.side) + t.addedQty));
     if (maxPositionQty !== undefined && projected > maxPositionQty) {

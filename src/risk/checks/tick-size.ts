@@ -2,12 +2,11 @@
 import { DenialCode } from '../../core/events.js';
 import { formatRupees, type Paise } from '../../core/money.js';
 import { OK, type CheckResult, type RiskCheck } from '../types.js';
-import { intentPrices } from '../intent-prices.js';
 
 export const tickSizeCheck: RiskCheck = {
   name: 'tickSize',
   check(intent, state) {
-    const p = intentPrices(intent, state);
+    const p = state.prices(intent);
     if (!p) return OK;
     const tick = state.instrument(p.instrument)?.tickSize;
     if (!tick) return OK;

@@ -4,7 +4,6 @@
  * out is always allowed; the kill switch flattens through the engine, not through this check).
  */
 import { DenialCode } from '../../core/events.js';
-import { orderTerms } from '../order-terms.js';
 import { OK, type RiskCheck } from '../types.js';
 
 export const tradingStateCheck: RiskCheck = {
@@ -13,7 +12,7 @@ export const tradingStateCheck: RiskCheck = {
     const ts = state.tradingState();
     if (ts === 'active' || intent.kind === 'cancel' || intent.kind === 'exit') return OK;
     if (ts === 'halted') return { code: DenialCode.TRADING_STATE, reason: `trading is halted${state.killSwitch() ? ' by the kill switch' : ''}: only cancels and exits are accepted` };
-    const t = orderTerms(intent, state);
+    const t = state.terms(intent);
     if (t && t.reducing && t.addedQty <= t.qty) return OK;
     return { code: DenialCode.TRADING_STATE, reason: 'trading is reducing-only: this intent would open or increase a position' };
   },
