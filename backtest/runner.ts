@@ -169,18 +169,19 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   let sessionDay = -1;
   let sessionOpen = false;
   let lastT = firstStart;
-  const group: number[] = [];
+  const seriesOf = order.series;
+  const indexOf = order.index;
   let i = 0;
   while (i < total) {
-    const T = series[order.series[i]!]!.ts[order.index[i]!]!;
-    group.length = 0;
-    let j = i;
-    while (j < total && series[order.series[j]!]!.ts[order.index[j]!]! === T) group.push(j++);
+    const T = series[seriesOf[i]!]!.ts[indexOf[i]!]!;
+    // The group of candles closing at T is the run [i, j) of the merged order.
+    let j = i + 1;
+    while (j < total && series[seriesOf[j]!]!.ts[indexOf[j]!]! === T) j++;
 
     // 1-2. Sessions, then the group's price paths through the matching engine.
-    for (const g of group) {
-      const s = series[order.series[g]!]!;
-      const c = order.index[g]!;
+    for (let g = i; g < j; g++) {
+      const s = series[seriesOf[g]!]!;
+      const c = indexOf[g]!;
       const start = s.start[c]!;
       const day = Math.floor((start + IST_OFFSET_MS) / DAY_MS);
       if (day !== sessionDay && (intraday || !sessionOpen)) {
@@ -209,27 +210,18 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     }
     // 4. Strategies see the candles.
     if (T > clock.now()) clock.advanceTo(T);
-    for (const g of group) {
-      const s = series[order.series[g]!]!;
-      const c = order.index[g]!;
-      const ev: CandleEvent = {
-        type: 'candle',
-        ts: T,
-        instrument: s.instrument,
-        interval: s.interval,
-        start: s.start[c]!,
-        open: s.open[c]!,
-        high: s.high[c]!,
-        low: s.low[c]!,
-        close: s.close[c]!,
-        volume: s.volume[c]!,
-        ...(s.oi ? { oi: s.oi[c]! } : {}),
-      };
+    for (let g = i; g < j; g++) {
+      const s = series[seriesOf[g]!]!;
+      const c = indexOf[g]!;
+      // Two literal shapes (with and without OI) keep the event objects monomorphic.
+      const ev: CandleEvent = s.oi
+        ? { type: 'candle', ts: T, instrument: s.instrument, interval: s.interval, start: s.start[c]!, open: s.open[c]!, high: s.high[c]!, low: s.low[c]!, close: s.close[c]!, volume: s.volume[c]!, oi: s.oi[c]! }
+        : { type: 'candle', ts: T, instrument: s.instrument, interval: s.interval, start: s.start[c]!, open: s.open[c]!, high: s.high[c]!, low: s.low[c]!, close: s.close[c]!, volume: s.volume[c]! };
       engine.publishCandle(ev);
     }
     // 5. Equity at the close of T.
     let exposed = false;
-    for (let k = 0; k < ids.length && !exposed; k++) exposed = account.netQty(ids[k]!) !== 0;
+    for (let k = 0; k < ids.length && !exposed; k++) exposed = account.hasPosition(ids[k]!) && account.netQty(ids[k]!) !== 0;
     recorder.record(T, account.equity(), exposed);
     lastT = T;
     const before = i;

@@ -1,0 +1,100 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Command } from 'commander';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { register } from '../../../src/cli/commands/backtest.js';
+import { packageRoot } from '../../../src/core/paths.js';
+import { sharedData } from '../../support/shared-data.js';
+
+const exec = promisify(execFile);
+const data = sharedData();
+const dir = mkdtempSync(join(tmpdir(), 'tarang-bt-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs `tarang backtest ...` in-process; returns stdout. */
+async function cli(args: string[]): Promise<string> {
+  const program = new Command('tarang').exitOverride();
+  register(program);
+  let out = '';
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => {
+    out += String(s);
+    return true;
+  });
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  try {
+    await program.parseAsync(['node', 'tarang', 'backtest', '--no-progress', ...args]);
+  } finally {
+    spy.mockRestore();
+    err.mockRestore();
+  }
+  return out;
+}
+
+const csv = join(dir, 'tiny.csv');
+writeFileSync(
+  csv,
+  ['Date,Time,Open,High,Low,Close,Volume']
+    .concat(Array.from({ length: 120 }, (_, i) => {
+      const m = 9 * 60 + 15 + i;
+      const p = (100 + 5 * Math.sin(i / 6)).toFixed(2);
+      return `2024-01-02,${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')},${p},${(Number(p) + 0.5).toFixed(2)},${(Number(p) - 0.5).toFixed(2)},${p},1000`;
+    }))
+    .join('\n'),
+);
+
+describe('tarang backtest', () => {
+  it('runs sma-cross on a CSV and writes the JSON and HTML reports', async () => {
+    const json = join(dir, 'out.json');
+    const html = join(dir, 'out.html');
+    const stdout = await cli(['--data', csv, '--strategy', 'sma-cross', '--param', 'fast=3', '--param', 'slow=8', '--param', 'qty=10', '--cash', '100000', '--charges', 'none', '--json', json, '--html', html]);
+    expect(stdout).toMatch(/final equity ₹/);
+    const doc = JSON.parse(readFileSync(json, 'utf8'));
+    expect(doc.candles).toBe(120);
+    expect(doc.fills.length).toBeGreaterThan(0);
+    expect(doc.fills[0]).toEqual({
+      time: expect.stringMatching(/^2024-01-02T\d\d:\d\d:00\.000\+05:30$/),
+      instrument: 'TINY',
+      side: 'BUY',
+      qty: 10,
+      price: expect.any(Number),
+      charges: 0,
+      tag: expect.any(String),
+      order_id: expect.any(String),
+    });
+    expect(typeof doc.final_equity).toBe('number');
+    expect(Object.keys(doc.metrics)).toEqual(expect.arrayContaining(['total_return', 'cagr', 'sharpe', 'sortino', 'max_drawdown', 'max_drawdown_duration_days', 'win_rate', 'profit_factor', 'exposure', 'charges_paid']));
+    const page = readFileSync(html, 'utf8');
+    expect(page).toMatch(/^<!doctype html>/);
+    expect(page).toContain('<svg');
+    expect(page).toContain('Drawdown');
+    expect(page).toContain('<table');
+    // Self-contained: no script, no external stylesheet, image or link.
+    expect(page).not.toMatch(/<script|<link|src=|href=|url\(/i);
+  });
+
+  it('refuses bad flags with a message naming the flag', async () => {
+    await expect(cli(['--data', csv, '--cash', 'lots'])).rejects.toThrow(/--cash: expected a positive rupee amount, got "lots"/);
+    await expect(cli(['--data', csv, '--strategy', 'nope'])).rejects.toThrow(/--strategy: unknown strategy "nope"; known: .*sma-cross/);
+    await expect(cli(['--data', csv, '--charges', 'cheap'])).rejects.toThrow(/--charges cheap: unknown preset/);
+    await expect(cli(['--data', csv, '--param', 'fast'])).rejects.toThrow(/--param: expected name=value/);
+    await expect(cli(['--data', csv, '--param', 'qty=10', '--param', 'fast=30', '--param', 'slow=10'])).rejects.toThrow(/--param: sma-cross: fast: fast must be shorter than slow/);
+    await expect(cli(['--strategy', 'sma-cross'])).rejects.toThrow(/give the candles with --data/);
+    await expect(cli(['--data', csv, '--symbol', 'NSE_1'])).rejects.toThrow(/use one of --data, --symbol and --expired/);
+    await expect(cli(['--data', csv, '--param', 'qty=1', '--slippage', '-1'])).rejects.toThrow(/--slippage: expected a whole number >= 0/);
+    await expect(cli(['--data', csv, '--param', 'qty=1', '--rank', 'luck'])).rejects.toThrow(/--rank: expected one of sharpe/);
+    await expect(cli(['--data', join(dir, 'missing.csv'), '--param', 'qty=1'])).rejects.toThrow(/cannot read candle file/);
+    await expect(cli(['--symbol', 'NSE_1', '--param', 'qty=1'])).rejects.toThrow(/--interval: is required with --symbol/);
+  });
+
+  it.skipIf(!data.available)('reads the header-less RELIANCE file with --columns through the bin', async () => {
+    const { stdout } = await exec(
+      process.execPath,
+      ['bin/tarang.js', 'backtest', '--data', data.path('nse-daily/RELIANCE_2017_2022_noheader.csv'), '--columns', 'date,open,high,low,close,turnover,volume,trades', '--instrument', 'RELIANCE', '--param', 'qty=10', '--param', 'fast=10', '--param', 'slow=50', '--charges', 'equity-delivery', '--param', 'product=CNC', '--no-progress'],
+      { cwd: packageRoot() },
+    );
+    expect(stdout).toMatch(/candles 1277, fills \d+/);
+  }, 60_000);
+});
