@@ -90,6 +90,7 @@ export class MarketModel {
   private sessionOpen: number;
   private nextSlot = 0;
   private slotsPerSession: number;
+  private sessionLength: number;
 
   constructor(specs: Iterable<MarketInstrumentSpec>, options: MarketModelOptions) {
     const parsed = MarketModelOptionsSchema.safeParse(options);
@@ -130,6 +131,7 @@ export class MarketModel {
     this.seeds = new Uint32Array(n);
     const { slotMs, sessionLengthMs } = this.options;
     this.sessionOpen = this.options.sessionOpen;
+    this.sessionLength = sessionLengthMs;
     this.slotsPerSession = Math.ceil(sessionLengthMs / slotMs);
     const groups = new Map<number, number[][]>();
     this.specs.forEach((s, i) => {
@@ -194,7 +196,7 @@ export class MarketModel {
   }
 
   get currentSessionClose(): number {
-    return this.sessionOpen + this.options.sessionLengthMs;
+    return this.sessionOpen + this.sessionLength;
   }
 
   /** The ticks due up to `ts` (inclusive), in time order (instruments of one slot in a fixed order). */
@@ -225,15 +227,19 @@ export class MarketModel {
   }
 
   /**
-   * Starts the next session at `sessionOpen` (epoch ms): today's last price becomes the previous
-   * close, the circuit band and day figures reset, and the first tick of each instrument (at the
-   * open) gaps by the overnight move.
+   * Starts the next session at `sessionOpen` (epoch ms), `lengthMs` long (default the model's
+   * session length; special sessions are shorter): today's last price becomes the previous close,
+   * the circuit band and day figures reset, and the first tick of each instrument (at the open)
+   * gaps by the overnight move.
    */
-  startSession(sessionOpen: number): void {
-    if (sessionOpen < this.sessionOpen + this.options.sessionLengthMs) {
-      throw new RangeError(`market model: the next session must open after ${this.sessionOpen + this.options.sessionLengthMs}, got ${sessionOpen}`);
+  startSession(sessionOpen: number, lengthMs: number = this.options.sessionLengthMs): void {
+    if (sessionOpen < this.sessionOpen + this.sessionLength) {
+      throw new RangeError(`market model: the next session must open after ${this.sessionOpen + this.sessionLength}, got ${sessionOpen}`);
     }
+    if (!(lengthMs > 0)) throw new RangeError(`market model: session length must be positive, got ${lengthMs}`);
     this.sessionOpen = sessionOpen;
+    this.sessionLength = lengthMs;
+    this.slotsPerSession = Math.ceil(lengthMs / this.options.slotMs);
     this.nextSlot = 0;
     for (let i = 0; i < this.n; i++) {
       const prev = this.ltp[i]!;
