@@ -39,7 +39,17 @@ export interface Greeks {
 }
 
 export function bsPrice(i: OptionInput): number {
-  return bsGreeks(i).price;
+  checkInput(i);
+  // Price alone is the hot path of option candles and IV solving: skip the greeks.
+  const { spot: S, strike: K, years: T, vol, rate: r } = i;
+  if (T <= 0 || vol * Math.sqrt(T) < 1e-12) return bsGreeks(i).price;
+  const q = i.dividendYield ?? 0;
+  const fS = S * Math.exp(-q * T);
+  const fK = K * Math.exp(-r * T);
+  const sd = vol * Math.sqrt(T);
+  const d1 = (Math.log(fS / fK) + (sd * sd) / 2) / sd;
+  const d2 = d1 - sd;
+  return i.type === 'CE' ? Math.max(fS * normCdf(d1) - fK * normCdf(d2), 0) : Math.max(fK * normCdf(-d2) - fS * normCdf(-d1), 0);
 }
 
 export function bsGreeks(i: OptionInput): Greeks {
@@ -154,10 +164,11 @@ export function yearsToExpiry(nowMs: number, expiry: string): number {
 
 const YEAR_MS = 365 * DAY_MS;
 
+function bad(what: string, v: number): never {
+  throw new RangeError(`option ${what} must be a finite ${what === 'years' || what === 'rate' || what === 'dividendYield' ? 'number' : 'positive number'}, got ${v}`);
+}
+
 function checkInput(i: OptionInput): void {
-  const bad = (what: string, v: number): never => {
-    throw new RangeError(`option ${what} must be a finite ${what === 'years' || what === 'rate' || what === 'dividendYield' ? 'number' : 'positive number'}, got ${v}`);
-  };
   if (!(i.spot > 0) || !Number.isFinite(i.spot)) bad('spot', i.spot);
   if (!(i.strike > 0) || !Number.isFinite(i.strike)) bad('strike', i.strike);
   if (!Number.isFinite(i.years)) bad('years', i.years);

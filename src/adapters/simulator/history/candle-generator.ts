@@ -114,7 +114,7 @@ export class CandleGenerator {
     if (c.strike === null) {
       return (spot, ts) => this.pricer.futureValue(spot, Math.max(0, (expiryMs(c) - ts) / (365 * 86_400_000)));
     }
-    return (spot, ts) => this.pricer.optionValue(u, c, spot, ts, date);
+    return this.pricer.optionValuer(u, c, date);
   }
 
   private spotDay(i: Instrument, date: string): SpotDay | undefined {

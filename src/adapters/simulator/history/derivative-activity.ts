@@ -3,7 +3,8 @@
  * expiry and concentrates near the money; volume is a multiple of OI that rises sharply in the
  * last days of an option's life. Quantities are in units (whole lots). Pure in the seed.
  */
-import { DAY_MS, istMidnight } from '../../../core/time.js';
+import { DAY_MS } from '../../../core/time.js';
+import { dateMs as istMidnight } from '../universe/date-ms.js';
 import { Rng, hashUnit } from '../universe/rng.js';
 import type { Contract } from '../universe/types.js';
 

@@ -159,7 +159,7 @@ export class HistoryService {
     // A candle stamped inside the window is whole: the last one may reach past `end` (a month
     // stamped on the 1st runs to the month's end), bounded by now.
     const lastStart = bucketStart(end - 1, interval);
-    const fetchTo = lastStart >= start ? Math.max(end, bucketEnd(lastStart, interval)) : end;
+    const fetchTo = !isIntraday(interval) && lastStart >= start ? Math.max(end, bucketEnd(lastStart, interval)) : end;
     let fromDate = istDate(start);
     let toDate = istDate(Math.min(fetchTo, now + 1) - 1);
     if (t.kind === 'contract') {

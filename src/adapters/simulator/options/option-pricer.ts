@@ -4,12 +4,14 @@
  * an option's candles, the chain and the live market agree.
  */
 import type { Greeks } from '../../../core/greeks.js';
-import { bsGreeks, yearsToExpiry } from '../../../core/greeks.js';
+import { EXPIRY_TIME_IST, bsGreeks, bsPrice, yearsToExpiry } from '../../../core/greeks.js';
 import type { Paise } from '../../../core/money.js';
 import { Rounding, roundToTick } from '../../../core/money.js';
-import { istDate } from '../../../core/time.js';
+import { DAY_MS, istDate, istDateTime } from '../../../core/time.js';
 import type { Contract, Underlying } from '../universe/types.js';
 import type { VolatilityModel } from './volatility-model.js';
+
+const YEAR_MS = 365 * DAY_MS;
 
 /** Risk-free rate used throughout the simulator (continuously compounded). */
 export const SIM_RISK_FREE_RATE = 0.065;
@@ -39,12 +41,21 @@ export class OptionPricer {
     return { price: this.roundOption(greeks.price * 100, c.tickSize), iv, greeks };
   }
 
-  /** Model option value in rupees (unrounded): the hot path of option candles. */
-  optionValue(u: Underlying, c: Contract, spotRupees: number, ts: number, date: string): number {
-    const years = yearsToExpiry(ts, c.expiry);
+  /**
+   * Model value in rupees (unrounded) of an option through one day, as a function of the
+   * underlying (rupees) and the time: the hot path of option candles.
+   */
+  optionValuer(u: Underlying, c: Contract, date: string): (spotRupees: number, ts: number) => number {
+    const surface = this.vol.surface(u, date);
+    const expiry = istDateTime(c.expiry, EXPIRY_TIME_IST);
     const K = c.strike! / 100;
-    const iv = this.vol.vol(u, date, K, this.futureValue(spotRupees, years), years);
-    return bsGreeks({ type: c.optionType!, spot: spotRupees, strike: K, years, vol: iv, rate: this.rate }).price;
+    const type = c.optionType!;
+    const rate = this.rate;
+    return (spot, ts) => {
+      const years = (expiry - ts) / YEAR_MS;
+      const vol = surface(K, this.futureValue(spot, years), years);
+      return bsPrice({ type, spot, strike: K, years, vol, rate });
+    };
   }
 
   /** Cost-of-carry forward (index dividends are ignored: their yield is small against the rate). */

@@ -37,17 +37,26 @@ export class VolatilityModel {
       if (this.cache.size > 20_000) this.cache.clear();
       this.cache.set(key, level);
     }
+    // Options in their last days carry event and gamma premium.
     const days = Math.max(years, 0) * 365;
     return level * (1 + 0.12 * Math.exp(-days / 4));
   }
 
   /** IV at a strike (same units as `forward`), given the forward and years to expiry. */
   vol(u: Underlying, date: string, strike: number, forward: number, years: number): number {
-    const atm = this.atmVol(u, date, years);
-    const t = Math.max(years, MIN_YEARS);
-    const x = Math.max(-4, Math.min(4, Math.log(strike / forward) / (atm * Math.sqrt(t))));
+    return this.surface(u, date)(strike, forward, years);
+  }
+
+  /** The day's surface of one underlying as a function: for pricing many points of one day. */
+  surface(u: Underlying, date: string): (strike: number, forward: number, years: number) => number {
+    const level = this.atmVol(u, date, 1);
     const s = SMILE[u.kind];
-    const iv = atm * (1 + s.skew * x + s.curvature * x * x);
-    return Math.max(0.5 * atm, Math.min(3 * atm, iv));
+    return (strike, forward, years) => {
+      const atm = level * (1 + 0.12 * Math.exp((-Math.max(years, 0) * 365) / 4));
+      const t = Math.max(years, MIN_YEARS);
+      const x = Math.max(-4, Math.min(4, Math.log(strike / forward) / (atm * Math.sqrt(t))));
+      const iv = atm * (1 + s.skew * x + s.curvature * x * x);
+      return Math.max(0.5 * atm, Math.min(3 * atm, iv));
+    };
   }
 }

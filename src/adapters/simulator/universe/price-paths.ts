@@ -6,6 +6,7 @@
  * gaps after them carry the moves of the days in between.
  */
 import { DAY_MS, istMidnight } from '../../../core/time.js';
+import { dateMs } from './date-ms.js';
 import { ANCHOR_DATE } from './reference-data.js';
 import { Rng } from './rng.js';
 
@@ -35,7 +36,7 @@ export class PricePaths {
 
   /** Day index of a date within the path (throws RangeError outside PATH_START..PATH_END). */
   static dayIndex(date: string): number {
-    const i = Math.round((istMidnight(date) - START_MS) / DAY_MS);
+    const i = Math.round((dateMs(date) - START_MS) / DAY_MS);
     if (i < 0 || i >= DAYS) throw new RangeError(`date ${date} is outside the simulated history ${PATH_START}..${PATH_END}`);
     return i;
   }

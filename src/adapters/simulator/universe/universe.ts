@@ -273,7 +273,10 @@ export class Universe {
       series: string;
     }
     const listed: Listed[] = [];
-    for (const [symbol, lot, step, price] of FNO_STOCKS) {
+    // Well-known names first, so even a small universe has RELIANCE, HDFCBANK, INFY, TCS.
+    const order = new Map(KNOWN_EQUITIES.map(([s], i) => [s, i]));
+    const fnoOrdered = [...FNO_STOCKS].sort((a, b) => (order.get(a[0]) ?? 1e9) - (order.get(b[0]) ?? 1e9));
+    for (const [symbol, lot, step, price] of fnoOrdered) {
       const k = known.get(symbol);
       const vol = 0.2 + 0.12 * hashUnit(this.seed, 'vol', symbol) + (price < 100 ? 0.1 : 0);
       const entry: Listed = {
@@ -507,20 +510,46 @@ function equityInstrument(exchange: Exchange, securityId: string, symbol: string
 
 function contractInstrument(c: Contract): Instrument {
   const securityId = c.securityId!;
-  const id = `${c.exchange === 'BSE' ? 'BFO' : 'NFO'}_${securityId}`;
-  const displayName = describeContract(c);
-  const common = { id, exchange: c.exchange, segment: 'FNO', securityId, kind: c.instrumentType, tradingSymbol: c.tradingSymbol, symbol: c.underlying } as const;
-  return c.strike !== null && c.optionType !== null
-    ? { ...common, lotSize: c.lotSize, tickSize: c.tickSize, expiry: c.expiry, strike: c.strike, optionType: c.optionType, displayName }
-    : { ...common, lotSize: c.lotSize, tickSize: c.tickSize, expiry: c.expiry, displayName };
+  // Plain literals (no spreads): this runs for every current contract, tens of thousands of times.
+  if (c.strike !== null && c.optionType !== null) {
+    return {
+      id: (c.exchange === 'BSE' ? 'BFO_' : 'NFO_') + securityId,
+      exchange: c.exchange,
+      segment: 'FNO',
+      securityId,
+      kind: c.instrumentType,
+      tradingSymbol: c.tradingSymbol,
+      symbol: c.underlying,
+      lotSize: c.lotSize,
+      tickSize: c.tickSize,
+      expiry: c.expiry,
+      strike: c.strike,
+      optionType: c.optionType,
+      displayName: describeContract(c),
+    };
+  }
+  return {
+    id: (c.exchange === 'BSE' ? 'BFO_' : 'NFO_') + securityId,
+    exchange: c.exchange,
+    segment: 'FNO',
+    securityId,
+    kind: c.instrumentType,
+    tradingSymbol: c.tradingSymbol,
+    symbol: c.underlying,
+    lotSize: c.lotSize,
+    tickSize: c.tickSize,
+    expiry: c.expiry,
+    displayName: describeContract(c),
+  };
 }
+
+const MONTH_NAMES = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'] as const;
 
 /** `NIFTY 24 NOV 2026 24600 CE`, `RELIANCE 24 NOV 2026 FUT`. */
 export function describeContract(c: Contract): string {
-  const [y, m, d] = c.expiry.split('-');
-  const mon = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'][Number(m) - 1];
+  const e = c.expiry;
   const tail = c.strike === null ? 'FUT' : `${c.strike / 100} ${c.optionType}`;
-  return `${c.underlying} ${d} ${mon} ${y} ${tail}`;
+  return `${c.underlying} ${e.slice(8, 10)} ${MONTH_NAMES[Number(e.slice(5, 7)) - 1]} ${e.slice(0, 4)} ${tail}`;
 }
 
 /** The NSE cash tick for a price level (rupees), paise. */
