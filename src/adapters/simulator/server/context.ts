@@ -1,0 +1,38 @@
+/**
+ * Everything the HTTP and WebSocket shells share: the clock, the account's auth state, limits,
+ * faults, the request log, and the venue (market + matching + data) they expose.
+ */
+import type { Clock } from '../../../core/clock.js';
+import type { Logger } from '../../../core/log.js';
+import type { SimCredentials } from '../auth/credentials.js';
+import type { StaticIpWhitelist } from '../auth/static-ip.js';
+import type { TokenRegistry } from '../auth/token-registry.js';
+import type { TokenService } from '../auth/token-service.js';
+import type { FaultState } from '../control/faults.js';
+import type { ClockControl } from '../control/paced-clock.js';
+import type { RequestLog } from '../control/request-log.js';
+import type { RateLimiter } from '../limits/rate-limiter.js';
+import type { SimVenue } from './venue.js';
+import type { HeldCalls } from './held-calls.js';
+
+/** The single simulated account holder. */
+export const SIM_USER_ID = 'SIM0001';
+
+export interface SimContext {
+  readonly clock: Clock;
+  readonly clockControl: ClockControl;
+  readonly log: Logger;
+  readonly creds: SimCredentials;
+  readonly tokens: TokenRegistry;
+  readonly tokenService: TokenService;
+  /** Undefined when limits are lifted (benchmarks). */
+  readonly limiter: RateLimiter | undefined;
+  readonly whitelist: StaticIpWhitelist;
+  readonly faults: FaultState;
+  readonly random: () => number;
+  readonly requests: RequestLog;
+  readonly held: HeldCalls;
+  readonly venue: SimVenue;
+  /** Hooks the WebSocket hub registers (drop/stall faults). */
+  readonly wsControl: { dropAll(): number };
+}

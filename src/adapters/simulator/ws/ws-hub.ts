@@ -1,0 +1,361 @@
+/**
+ * The simulator's WebSocket at `/ws`, sharing the HTTP server: handshake auth with the
+ * `Authorization` header (a dead token is refused with 403), at most `maxConnections` per user
+ * (refused with 429 and a JSON reason), at most `maxInstruments` per connection and
+ * `maxPerFrame` a frame, one segment a frame (a mixed frame subscribes only the first segment,
+ * as observed on the live service; the ack lists what was ignored). Market ticks, order updates
+ * and position updates come from the venue; frames queued in one turn of the event loop go out
+ * corked together. Faults: drop (terminate all), stall (send nothing, answer no pings),
+ * double-encoded frames, newline batches, changed-fields-only ticks.
+ */
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import type { Clock } from '../../../core/clock.js';
+import type { Logger } from '../../../core/log.js';
+import type { TokenRegistry } from '../auth/token-registry.js';
+import type { FaultState } from '../control/faults.js';
+import type { SimEvent } from '../matching/types.js';
+import { describeIssue } from '../server/validate.js';
+import type { MarketTick, SimVenue } from '../server/venue.js';
+import {
+  ackFrame,
+  clientFrameSchema,
+  errorFrame,
+  heartbeatFrame,
+  orderUpdateFrame,
+  positionUpdateFrame,
+  scripToWsKey,
+  StreamMode,
+  tickData,
+  tickFrame,
+  TickMode,
+  wsKeyToScrip,
+} from './ws-messages.js';
+
+export interface WsHubOptions {
+  readonly path?: string;
+  readonly maxConnections?: number;
+  readonly maxInstruments?: number;
+  readonly maxPerFrame?: number;
+  /** Wall ms between server heartbeats and pings; a connection silent for two is closed. */
+  readonly heartbeatMs?: number;
+  /** A connection whose unsent bytes exceed this is closed as a slow consumer. */
+  readonly maxBufferedBytes?: number;
+}
+
+export interface WsHubDeps {
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly tokens: TokenRegistry;
+  readonly venue: SimVenue;
+  readonly faults: FaultState;
+}
+
+/** Close codes the hub uses (4xxx: application-defined). */
+export const WsCloseCode = { TOKEN_DEAD: 4003, SLOW_CONSUMER: 4008, SHUTDOWN: 1001, NO_PONG: 4009 } as const;
+
+const TICK_MODES: readonly TickMode[] = [TickMode.LTP, TickMode.QUOTE, TickMode.FULL];
+
+class Connection {
+  readonly subs = new Map<string, TickMode>();
+  readonly streams = new Set<string>();
+  queue: string[] = [];
+  queued = false;
+  alive = true;
+  /** Last tick data sent per instrument (only kept while the partial-ticks fault is on). */
+  lastSent: Map<string, Record<string, number>> | undefined;
+
+  constructor(
+    readonly ws: WebSocket,
+    readonly token: string,
+  ) {}
+}
+
+export class WsHub {
+  private readonly wss: WebSocketServer;
+  private readonly conns = new Set<Connection>();
+  private readonly byInstrument = new Map<string, Set<Connection>>();
+  private readonly dirty: Connection[] = [];
+  private flushScheduled = false;
+  private readonly unsubscribers: (() => void)[] = [];
+  private readonly heartbeat: NodeJS.Timeout;
+  readonly path: string;
+  readonly maxConnections: number;
+  readonly maxInstruments: number;
+  readonly maxPerFrame: number;
+  private readonly maxBuffered: number;
+  private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => this.upgrade(req, socket, head);
+
+  constructor(
+    private readonly server: Server,
+    private readonly deps: WsHubDeps,
+    options: WsHubOptions = {},
+  ) {
+    this.path = options.path ?? '/ws';
+    this.maxConnections = positiveInt(options.maxConnections ?? 3, 'maxConnections');
+    this.maxInstruments = positiveInt(options.maxInstruments ?? 3000, 'maxInstruments');
+    this.maxPerFrame = positiveInt(options.maxPerFrame ?? 1000, 'maxPerFrame');
+    this.maxBuffered = positiveInt(options.maxBufferedBytes ?? 64 * 1024 * 1024, 'maxBufferedBytes');
+    const heartbeatMs = positiveInt(options.heartbeatMs ?? 10_000, 'heartbeatMs');
+    this.wss = new WebSocketServer({ noServer: true, autoPong: false, perMessageDeflate: false, maxPayload: 1024 * 1024 });
+    server.on('upgrade', this.onUpgrade);
+    this.unsubscribers.push(deps.venue.onTick((q) => this.onTick(q)));
+    this.unsubscribers.push(deps.venue.onEvent((e) => this.onVenueEvent(e)));
+    this.unsubscribers.push(deps.tokens.onKilled((tokens, reason) => this.closeTokens(tokens, `access token ${reason}`)));
+    this.heartbeat = setInterval(() => this.beat(), heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  get connectionCount(): number {
+    return this.conns.size;
+  }
+
+  /** The drop fault: every connection goes away abruptly (no close frame). */
+  dropAll(): number {
+    const n = this.conns.size;
+    for (const c of [...this.conns]) c.ws.terminate();
+    return n;
+  }
+
+  close(): void {
+    clearInterval(this.heartbeat);
+    this.server.off('upgrade', this.onUpgrade);
+    for (const u of this.unsubscribers) u();
+    for (const c of [...this.conns]) c.ws.close(WsCloseCode.SHUTDOWN, 'simulator shutting down');
+    for (const c of [...this.conns]) c.ws.terminate();
+    this.wss.close();
+  }
+
+  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const url = req.url ?? '';
+    if (url.split('?')[0] !== this.path) return refuse(socket, 404, { status: 'error', message: `no WebSocket at ${url}; use ${this.path}`, error_type: 'NotFoundException', error_code: 'NotFoundException' });
+    const header = req.headers['authorization'];
+    const check = this.deps.tokens.check(Array.isArray(header) ? header[0] : header);
+    if (!check.ok) return refuse(socket, 403, { status: 'error', message: check.message, error_type: 'TokenException', error_code: 'TokenException' });
+    if (this.conns.size >= this.maxConnections) {
+      return refuse(socket, 429, {
+        status: 'error',
+        message: `WebSocket connection limit reached: at most ${this.maxConnections} active connections per user; close one first`,
+        error_type: 'UserException',
+        error_code: 'UserException',
+      });
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, check.record.token));
+  }
+
+  private accept(ws: WebSocket, token: string): void {
+    const c = new Connection(ws, token);
+    this.conns.add(c);
+    ws.on('message', (data, isBinary) => this.onMessage(c, data, isBinary));
+    ws.on('ping', (data) => {
+      if (!this.deps.faults.wsStall) ws.pong(data);
+    });
+    ws.on('pong', () => (c.alive = true));
+    ws.on('close', () => this.drop(c));
+    ws.on('error', (err) => this.deps.log.debug({ err }, 'ws connection error'));
+  }
+
+  private drop(c: Connection): void {
+    if (!this.conns.delete(c)) return;
+    for (const code of c.subs.keys()) this.unfollow(c, code);
+    c.subs.clear();
+    c.queue = [];
+  }
+
+  private onMessage(c: Connection, data: RawData, isBinary: boolean): void {
+    if (isBinary) return this.send(c, errorFrame('binary frames are not supported: send JSON text'));
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(data.toString());
+      // Some clients double-encode too: accept a JSON string holding JSON.
+      if (typeof parsed === 'string') parsed = JSON.parse(parsed);
+    } catch {
+      return this.send(c, errorFrame('frame is not valid JSON'));
+    }
+    const r = clientFrameSchema.safeParse(parsed);
+    if (!r.success) return this.send(c, errorFrame(describeIssue(r.error, 'frame', parsed)));
+    const f = r.data;
+    if (f.mode === StreamMode.ORDER_UPDATE || f.mode === StreamMode.POSITION_UPDATE) {
+      if (f.action === 'subscribe') c.streams.add(f.mode);
+      else c.streams.delete(f.mode);
+      return this.send(c, ackFrame(f.action, f.mode, []));
+    }
+    if (!('instruments' in f)) return;
+    if (f.instruments.length > this.maxPerFrame) {
+      return this.send(c, errorFrame(`instruments: at most ${this.maxPerFrame} instruments per frame, got ${f.instruments.length}`, { action: f.action, mode: f.mode }));
+    }
+    const first = f.instruments[0]!;
+    const segment = first.slice(0, first.indexOf(':'));
+    const taken = f.instruments.filter((k) => k.startsWith(`${segment}:`));
+    const ignored = f.instruments.filter((k) => !k.startsWith(`${segment}:`));
+    const codes = taken.map(wsKeyToScrip);
+    if (f.action === 'unsubscribe') {
+      for (const code of codes) {
+        if (c.subs.delete(code)) this.unfollow(c, code);
+      }
+      return this.send(c, ackFrame('unsubscribe', f.mode, taken, ignoreNote(ignored)));
+    }
+    for (const code of codes) {
+      if (!this.deps.venue.instrument(code)) return this.send(c, errorFrame(`instruments: ${scripToWsKey(code)} is not a known instrument`, { action: f.action, mode: f.mode }));
+    }
+    const fresh = codes.filter((code) => !c.subs.has(code)).length;
+    if (c.subs.size + fresh > this.maxInstruments) {
+      return this.send(
+        c,
+        errorFrame(`subscription limit: at most ${this.maxInstruments} instruments per connection (subscribed ${c.subs.size}, asked ${fresh} more)`, {
+          action: f.action,
+          mode: f.mode,
+        }),
+      );
+    }
+    for (const code of codes) {
+      if (!c.subs.has(code)) this.follow(c, code);
+      c.subs.set(code, f.mode);
+    }
+    this.send(c, ackFrame('subscribe', f.mode, taken, ignoreNote(ignored)));
+    // A fresh subscriber gets the current state at once rather than waiting for the next move.
+    for (const code of codes) {
+      const q = this.deps.venue.lastTick(code);
+      if (q) this.send(c, this.tickFor(c, f.mode, q));
+    }
+  }
+
+  private follow(c: Connection, code: string): void {
+    let set = this.byInstrument.get(code);
+    if (!set) {
+      set = new Set();
+      this.byInstrument.set(code, set);
+    }
+    set.add(c);
+  }
+
+  private unfollow(c: Connection, code: string): void {
+    const set = this.byInstrument.get(code);
+    if (!set) return;
+    set.delete(c);
+    c.lastSent?.delete(code);
+    if (set.size === 0) {
+      this.byInstrument.delete(code);
+    }
+  }
+
+  private onTick(q: MarketTick): void {
+    const set = this.byInstrument.get(q.instrument);
+    if (!set) return;
+    // One serialisation per mode per update, shared by every connection.
+    const cache: (string | undefined)[] = [undefined, undefined, undefined];
+    for (const c of set) {
+      const mode = c.subs.get(q.instrument);
+      if (mode === undefined) continue;
+      const i = TICK_MODES.indexOf(mode);
+      let frame: string;
+      if (this.deps.faults.wsPartial) frame = this.tickFor(c, mode, q);
+      else frame = cache[i] ??= this.tickFor(c, mode, q);
+      this.send(c, frame);
+    }
+  }
+
+  private tickFor(c: Connection, mode: TickMode, q: MarketTick): string {
+    const data = tickData(mode, q, () => this.deps.venue.quote(q.instrument));
+    if (!this.deps.faults.wsPartial) {
+      c.lastSent = undefined;
+      return tickFrame(mode, q, data);
+    }
+    c.lastSent ??= new Map();
+    const prev = c.lastSent.get(q.instrument);
+    c.lastSent.set(q.instrument, data);
+    if (!prev) return tickFrame(mode, q, data);
+    const changed: Record<string, number> = {};
+    for (const [k, v] of Object.entries(data)) if (prev[k] !== v) changed[k] = v;
+    return tickFrame(mode, q, changed);
+  }
+
+  private onVenueEvent(e: SimEvent): void {
+    let frame: string | undefined;
+    let stream: string;
+    if (e.type === 'order') {
+      stream = StreamMode.ORDER_UPDATE;
+    } else if (e.type === 'position') {
+      stream = StreamMode.POSITION_UPDATE;
+    } else return;
+    for (const c of this.conns) {
+      if (!c.streams.has(stream)) continue;
+      frame ??= e.type === 'order' ? orderUpdateFrame(e.ts, e.order) : positionUpdateFrame(e.ts, e.position);
+      this.send(c, frame);
+    }
+  }
+
+  private send(c: Connection, frame: string): void {
+    c.queue.push(frame);
+    if (!c.queued) {
+      c.queued = true;
+      this.dirty.push(c);
+    }
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    const f = this.deps.faults;
+    const conns = this.dirty.splice(0);
+    for (const c of conns) {
+      c.queued = false;
+      const frames = c.queue;
+      c.queue = [];
+      if (f.wsStall || c.ws.readyState !== c.ws.OPEN) continue;
+      if (c.ws.bufferedAmount > this.maxBuffered) {
+        c.ws.close(WsCloseCode.SLOW_CONSUMER, 'slow consumer: too many unsent messages');
+        continue;
+      }
+      const encode = f.wsDoubleEncode ? (s: string) => JSON.stringify(s) : (s: string) => s;
+      if (f.wsBatch) {
+        c.ws.send(encode(frames.join('\n')));
+        continue;
+      }
+      const sock = (c.ws as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
+      sock?.cork();
+      for (const fr of frames) c.ws.send(encode(fr));
+      sock?.uncork();
+    }
+  }
+
+  private closeTokens(tokens: readonly string[], reason: string): void {
+    const dead = new Set(tokens);
+    for (const c of [...this.conns]) if (dead.has(c.token)) c.ws.close(WsCloseCode.TOKEN_DEAD, reason);
+  }
+
+  private beat(): void {
+    if (this.deps.faults.wsStall) return;
+    const frame = heartbeatFrame(this.deps.clock.now());
+    for (const c of [...this.conns]) {
+      if (!c.alive) {
+        c.ws.close(WsCloseCode.NO_PONG, 'no pong within two heartbeat intervals');
+        continue;
+      }
+      c.alive = false;
+      c.ws.ping();
+      this.send(c, frame);
+    }
+  }
+}
+
+function ignoreNote(ignored: readonly string[]): Record<string, unknown> {
+  return ignored.length === 0 ? {} : { ignored, message: 'one segment per frame: only instruments of the first segment were taken' };
+}
+
+function refuse(socket: Duplex, status: number, body: Record<string, unknown>): void {
+  const text = JSON.stringify(body);
+  const reason = status === 403 ? 'Forbidden' : status === 404 ? 'Not Found' : 'Too Many Requests';
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+  );
+}
+
+function positiveInt(v: number, name: string): number {
+  if (!Number.isSafeInteger(v) || v <= 0) throw new RangeError(`WsHub: ${name} must be a positive integer, got ${v}`);
+  return v;
+}

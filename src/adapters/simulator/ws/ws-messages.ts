@@ -1,0 +1,122 @@
+/**
+ * WebSocket wire shapes (wire-gaps "WebSocket"): the client's subscribe / unsubscribe frames and
+ * the server's ticks, order and position updates, acks, errors and heartbeats.
+ */
+import { z } from 'zod';
+import { toRupees } from '../../../core/money.js';
+import type { SimOrder, SimPosition } from '../matching/types.js';
+import { positionWire } from '../server/record-wire.js';
+import type { MarketQuote, MarketTick } from '../server/venue.js';
+
+export const TickMode = { LTP: 'ltp', QUOTE: 'quote', FULL: 'full' } as const;
+export type TickMode = (typeof TickMode)[keyof typeof TickMode];
+
+export const StreamMode = { ORDER_UPDATE: 'order_update', POSITION_UPDATE: 'position_update' } as const;
+export type StreamMode = (typeof StreamMode)[keyof typeof StreamMode];
+
+const WS_KEY = /^(NSE|BSE|NFO|BFO|NIDX|BIDX):(\d+)$/;
+
+export const clientFrameSchema = z.discriminatedUnion('mode', [
+  z.object({
+    action: z.enum(['subscribe', 'unsubscribe'], { error: 'expected subscribe or unsubscribe' }),
+    mode: z.enum([TickMode.LTP, TickMode.QUOTE, TickMode.FULL]),
+    instruments: z.array(z.string().regex(WS_KEY, 'expected an instrument key like NSE:2885'), { error: 'expected an array of keys like NSE:2885' }).min(1, 'must not be empty'),
+  }),
+  z.object({
+    action: z.enum(['subscribe', 'unsubscribe'], { error: 'expected subscribe or unsubscribe' }),
+    mode: z.enum([StreamMode.ORDER_UPDATE, StreamMode.POSITION_UPDATE]),
+  }),
+], { error: 'mode: expected ltp, quote, full, order_update or position_update' });
+export type ClientFrame = z.infer<typeof clientFrameSchema>;
+
+/** `NSE:2885` -> `NSE_2885`. */
+export function wsKeyToScrip(key: string): string {
+  return key.replace(':', '_');
+}
+
+export function scripToWsKey(code: string): string {
+  return code.replace('_', ':');
+}
+
+function prefixOf(code: string): string {
+  return code.slice(0, code.indexOf('_'));
+}
+
+function idOf(code: string): string {
+  return code.slice(code.indexOf('_') + 1);
+}
+
+/** The `data` member of a tick in `mode`; `quote` (with the book totals) is asked for in full mode only. */
+export function tickData(mode: TickMode, q: MarketTick, quote: () => MarketQuote | undefined): Record<string, number> {
+  if (mode === TickMode.LTP) return { ltp: toRupees(q.ltp) };
+  const base: Record<string, number> = {
+    ltp: toRupees(q.ltp),
+    open: toRupees(q.open),
+    high: toRupees(q.high),
+    low: toRupees(q.low),
+    close: toRupees(q.close),
+    volume: q.volume,
+    ltt: q.ltt ?? q.ts,
+  };
+  if (mode === TickMode.QUOTE) return base;
+  const full = quote();
+  return {
+    ...base,
+    total_buy_qty: full?.totalBuyQty ?? q.bidQty,
+    total_sell_qty: full?.totalSellQty ?? q.askQty,
+    oi: q.oi ?? 0,
+    bid_price: toRupees(q.bid),
+    bid_qty: q.bidQty,
+    ask_price: toRupees(q.ask),
+    ask_qty: q.askQty,
+  };
+}
+
+/** A tick frame: `instrument` is the bare id (wire-gaps); `exchange` names its segment prefix. */
+export function tickFrame(mode: TickMode, q: MarketTick, data: Record<string, number>): string {
+  return JSON.stringify({ mode, instrument: idOf(q.instrument), exchange: prefixOf(q.instrument), timestamp: q.ts, data });
+}
+
+export function orderUpdateFrame(ts: number, o: SimOrder): string {
+  return JSON.stringify({
+    mode: StreamMode.ORDER_UPDATE,
+    timestamp: ts,
+    data: {
+      order_id: o.orderId,
+      exch_order_id: o.exchOrderId,
+      order_status: o.venueStatus,
+      security_id: o.securityId,
+      name: o.tradingSymbol,
+      exchange: o.exchange,
+      segment: o.segment,
+      txn_type: o.side,
+      product: o.product,
+      order_type: o.orderType,
+      quantity: o.qty,
+      filled_quantity: o.filledQty,
+      remaining_quantity: Math.max(0, o.qty - o.filledQty),
+      average_price: o.filledQty > 0 ? Math.round(o.avgPrice * 100) / 10_000 : 0,
+      limit_price: o.limitPrice === undefined ? null : toRupees(o.limitPrice),
+      trigger_price: o.triggerPrice === undefined ? null : toRupees(o.triggerPrice),
+      extra_info: o.extraInfo,
+      remarks: o.remarks,
+      updated_at: o.updatedAt,
+    },
+  });
+}
+
+export function positionUpdateFrame(ts: number, p: SimPosition): string {
+  return JSON.stringify({ mode: StreamMode.POSITION_UPDATE, timestamp: ts, data: positionWire(p) });
+}
+
+export function ackFrame(action: string, mode: string, instruments: readonly string[], extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({ type: 'ack', action, mode, instruments, ...extra });
+}
+
+export function errorFrame(message: string, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({ type: 'error', message, ...extra });
+}
+
+export function heartbeatFrame(ts: number): string {
+  return JSON.stringify({ type: 'heartbeat', timestamp: ts });
+}
