@@ -246,7 +246,6 @@ export class Universe {
           symbol: spec.symbol,
           lotSize: 1,
           tickSize: Math.round(INDEX_TICK * 100),
-          displayName: spec.symbol,
         },
         { key: spec.symbol, spec: { price: spec.price, annualVol: spec.annualVol } },
       );

@@ -18,19 +18,19 @@ function data<T>(r: ApiResult<T>): T {
   return r.data;
 }
 
-function error<T>(r: ApiResult<T>): { status: number; body: { message: string; debug_info: string }; param?: string } {
+function error(r: ApiResult<unknown>): { status: number; body: { message: string; debug_info: string }; param?: string } {
   if (r.ok) throw new Error('expected an error');
   return { status: r.error.httpStatus, body: contractsErrorBody(r.error), ...(r.error.param ? { param: r.error.param } : {}) };
 }
 
 describe('shared parameters (spec 4.5, 7.4)', () => {
-  const endpoints = [
+  const endpoints: readonly (readonly [string, (q: Record<string, string>) => ApiResult<unknown>])[] = [
     ['search', (q: Record<string, string>) => searchContracts(u, q)],
     ['expiries', (q: Record<string, string>) => listExpiries(u, q)],
     ['expired search', (q: Record<string, string>) => searchExpiredContracts(u, { expiry_from: '2025-01-01', expiry_to: '2025-06-30', ...q })],
     ['expired expiries', (q: Record<string, string>) => listExpiredExpiries(u, { expiry_from: '2025-01-01', expiry_to: '2025-06-30', ...q })],
     ['expired contracts', (q: Record<string, string>) => expiredContracts(u, { expiry: '2025-06-26', ...q })],
-  ] as const;
+  ];
 
   for (const [name, call] of endpoints) {
     it(`${name}: rejects segment=EQUITY as Not Supported, naming DERIVATIVE`, () => {

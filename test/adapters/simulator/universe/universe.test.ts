@@ -3,6 +3,7 @@ import { nseCalendar } from '../../../../src/core/calendar.js';
 import { istMidnight, istWeekday } from '../../../../src/core/time.js';
 import { Universe } from '../../../../src/adapters/simulator/universe/index.js';
 import { MASTER_COLUMNS } from '../../../../src/adapters/simulator/universe/master-csv.js';
+import { parseInstrumentMaster } from '../../../../src/core/instrument-master.js';
 
 const TODAY = '2026-11-20';
 let u: Universe;
@@ -31,6 +32,21 @@ describe('instrument master CSVs (spec 2.3)', () => {
       expect(rows[0]).toEqual([...MASTER_COLUMNS]);
       for (const r of rows) expect(r).toHaveLength(16);
       expect(rows.length).toBeGreaterThan(1000);
+    }
+  });
+
+  it('parses back with the core instrument-master parser into the same instruments', () => {
+    const kinds = { equity: ['EQUITY'], fno: ['OPTIDX', 'OPTSTK', 'FUTIDX', 'FUTSTK'], index: ['INDEX'] } as const;
+    for (const source of ['equity', 'fno', 'index'] as const) {
+      const parsed = parseInstrumentMaster(u.masterCsv(source), source, { strict: true });
+      expect(parsed.errors).toEqual([]);
+      const expected = u.instruments().filter((i) => (kinds[source] as readonly string[]).includes(i.kind));
+      expect(parsed.instruments.length).toBe(expected.length);
+      // Spot-check a spread of rows field by field (all 68,000 would only slow the suite).
+      const byId = new Map(parsed.instruments.map((i) => [i.id, i]));
+      for (let k = 0; k < expected.length; k += Math.max(1, Math.floor(expected.length / 300))) {
+        expect(byId.get(expected[k]!.id)).toEqual(expected[k]);
+      }
     }
   });
 
