@@ -23,6 +23,7 @@
 import type { Clock } from '../../../core/clock.js';
 import { OrderStatus, type OrderType, type Product, type Side, type Validity } from '../../../core/enums.js';
 import type { Instrument, InstrumentLookup } from '../../../core/instruments.js';
+import { InvariantError, describeError } from '../../../core/errors.js';
 import { formatRupees, isOnTick, roundToTick, type Paise } from '../../../core/money.js';
 import { DAY_MS, istDate } from '../../../core/time.js';
 import { VenueAccount } from './account.js';
@@ -1019,10 +1020,12 @@ export class MatchingEngine {
       const list = this.tradesByOrder.get(o.orderId);
       if (list) list.push(trade);
       else this.tradesByOrder.set(o.orderId, [trade]);
-      const order = snapshot(o);
-      this.queue.push({ type: 'fill', ts, trade, order });
-      this.queue.push({ type: 'order', ts, order });
-      this.queue.push({ type: 'position', ts, position });
+      if (this.listeners.length > 0) {
+        const order = snapshot(o);
+        this.queue.push({ type: 'fill', ts, trade, order });
+        this.queue.push({ type: 'order', ts, order });
+        this.queue.push({ type: 'position', ts, position });
+      }
       if (o.smart) this.onSmartFill(o, ts);
     }
   }
@@ -1241,24 +1244,37 @@ export class MatchingEngine {
   }
 
   private emitOrder(o: OrderState, ts: number): void {
-    this.queue.push({ type: 'order', ts, order: snapshot(o) });
+    if (this.listeners.length > 0) this.queue.push({ type: 'order', ts, order: snapshot(o) });
   }
 
   private emitSmart(s: SmartState, ts: number): void {
-    this.queue.push({ type: 'smart', ts, smart: smartSnapshot(s) });
+    if (this.listeners.length > 0) this.queue.push({ type: 'smart', ts, smart: smartSnapshot(s) });
   }
 
+  /**
+   * Delivers queued events. Every event reaches every listener even if one throws (the state change
+   * has happened; hiding it from the others would lose it); the first error is rethrown afterwards.
+   */
   private flush(): void {
     if (this.flushing) return;
     this.flushing = true;
+    let failure: { error: unknown } | undefined;
     try {
-      for (let e = this.queue.shift(); e !== undefined; e = this.queue.shift()) {
-        for (const l of this.listeners) l(e);
+      for (let k = 0; k < this.queue.length; k++) {
+        const e = this.queue[k]!;
+        for (const l of this.listeners) {
+          try {
+            l(e);
+          } catch (error) {
+            failure ??= { error };
+          }
+        }
       }
     } finally {
-      this.flushing = false;
       this.queue.length = 0;
+      this.flushing = false;
     }
+    if (failure) throw new InvariantError(`a matching engine listener failed: ${describeError(failure.error)}`, {}, { cause: failure.error });
   }
 }
 

@@ -262,6 +262,37 @@ describe('regular orders', () => {
     expect(pos.type === 'position' && pos.position.netQty).toBe(2);
   });
 
+  it('delivers every event to every listener when one throws, then reports the failure', () => {
+    const h = harness();
+    h.tick(R, 142_650, { bid: 142_645, ask: 142_650 });
+    const seen: string[] = [];
+    h.engine.subscribe(() => {
+      throw new Error('push failed');
+    });
+    h.engine.subscribe((e) => seen.push(e.type));
+    expect(() => h.engine.placeOrder({ instrument: R, side: 'BUY', qty: 1, orderType: 'MARKET', validity: 'DAY', product: 'INTRADAY' })).toThrow(
+      /listener failed: push failed/,
+    );
+    expect(seen).toEqual(['order', 'fill', 'order', 'position']);
+    expect(h.engine.account.position(R, 'INTRADAY')!.netQty).toBe(1);
+  });
+
+  it('lets a listener place an order from inside a fill, its events queued after the current ones', () => {
+    const h = harness();
+    h.tick(R, 142_650, { bid: 142_645, ask: 142_650 });
+    const types: string[] = [];
+    let exitId: string | undefined;
+    h.engine.subscribe((e) => {
+      types.push(e.type === 'order' ? `order:${e.order.side}:${e.order.venueStatus}` : e.type);
+      if (e.type === 'fill' && e.trade.side === 'BUY') {
+        exitId = h.engine.placeOrder({ instrument: R, side: 'SELL', qty: 1, orderType: 'LIMIT', limitPrice: 143_000, validity: 'DAY', product: 'INTRADAY' }).orderId;
+      }
+    });
+    h.engine.placeOrder({ instrument: R, side: 'BUY', qty: 1, orderType: 'MARKET', validity: 'DAY', product: 'INTRADAY' });
+    expect(types).toEqual(['order:BUY:O-PENDING', 'fill', 'order:BUY:SUCCESS', 'position', 'order:SELL:O-PENDING']);
+    expect(h.engine.getOrder(exitId!)!.venueStatus).toBe('O-PENDING');
+  });
+
   it('is deterministic: the same calls give the same ids, records and events', () => {
     const run = (): unknown => {
       const h = harness();
