@@ -41,17 +41,17 @@ export const paise = z.union([z.number(), z.string()]).transform((v, ctx): Paise
 });
 
 /** Optional variants: `""`, null and absent all mean "not applicable" -> undefined. */
-export const optNum = z.unknown().transform((v, ctx): number | undefined => {
+export const optNum = z.unknown().optional().transform((v, ctx): number | undefined => {
   if (isBlank(v)) return undefined;
   const r = num.safeParse(v);
   return r.success ? r.data : fail(ctx, v, 'a number');
 });
-export const optInt = z.unknown().transform((v, ctx) => {
+export const optInt = z.unknown().optional().transform((v, ctx) => {
   if (isBlank(v)) return undefined;
   const r = int.safeParse(v);
   return r.success ? r.data : fail(ctx, v, 'a whole number');
 });
-export const optPaise = z.unknown().transform((v, ctx): Paise | undefined => {
+export const optPaise = z.unknown().optional().transform((v, ctx): Paise | undefined => {
   if (isBlank(v)) return undefined;
   const r = paise.safeParse(v);
   if (r.success) return r.data;
@@ -62,14 +62,14 @@ export const optPaise = z.unknown().transform((v, ctx): Paise | undefined => {
  * An average price in rupees, as fractional paise: the average of fills at different prices need
  * not be a whole paisa, so it is not forced onto one (VenueOrderState.avgPrice).
  */
-export const optAvgPaise = z.unknown().transform((v, ctx): number | undefined => {
+export const optAvgPaise = z.unknown().optional().transform((v, ctx): number | undefined => {
   if (isBlank(v)) return undefined;
   const r = num.safeParse(v);
   if (!r.success) return fail(ctx, v, 'an average price');
   return Math.round(r.data * 100 * 10_000) / 10_000;
 });
 
-export const optStr = z.unknown().transform((v, ctx): string | undefined => {
+export const optStr = z.unknown().optional().transform((v, ctx): string | undefined => {
   if (isBlank(v)) return undefined;
   if (typeof v === 'string') return v;
   if (typeof v === 'number') return String(v);
@@ -80,7 +80,7 @@ export const optStr = z.unknown().transform((v, ctx): string | undefined => {
 export const idStr = z.union([z.string().min(1), z.number()]).transform((v) => String(v));
 
 /** Booleans as true/false, "true"/"false", 1/0; absent or "" -> false. */
-export const bool = z.unknown().transform((v, ctx): boolean => {
+export const bool = z.unknown().optional().transform((v, ctx): boolean => {
   if (isBlank(v)) return false;
   if (v === true || v === 'true' || v === 1 || v === '1' || v === 'Y') return true;
   if (v === false || v === 'false' || v === 0 || v === '0' || v === 'N') return false;

@@ -141,7 +141,7 @@ export interface OrderRecord {
 }
 
 /** A timestamp sent as epoch ms/s (number or string) or an ISO/`YYYY-MM-DD HH:MM:SS` IST text. */
-export const optTimestamp = z.unknown().transform((v): number | undefined => {
+export const optTimestamp = z.unknown().optional().transform((v): number | undefined => {
   if (v === null || v === undefined || v === '') return undefined;
   const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+(\.\d+)?$/.test(v) ? Number(v) : undefined;
   if (n !== undefined) return n > 1e11 ? Math.round(n) : Math.round(n * 1000);
