@@ -6,3 +6,4 @@ export { selectExpiry, isMonthlyExpiry } from './expiry-select.js';
 export { legGreeks, type LegGreeks, type LocalGreeksModel } from './leg-greeks.js';
 export { chainFromWire, OptionChainDecodeError, type ChainWireContext } from './chain-from-wire.js';
 export { chainFromCandles, type ChainFromCandlesInput, type ExpiredContractRow } from './chain-from-candles.js';
+export { OptionDataFeed, withOptionData, type CandleChains } from './option-data-feed.js';
