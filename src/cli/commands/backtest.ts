@@ -10,6 +10,7 @@ import { isInterval, type Interval } from '../../core/candles.js';
 import { ConfigError } from '../../core/errors.js';
 import { parsePaise, formatRupees } from '../../core/money.js';
 import { istMidnight } from '../../core/time.js';
+import { InstrumentTable } from '../../core/instruments.js';
 import { WallClock } from '../../core/clock.js';
 import { createLogger } from '../../core/log.js';
 import { getStrategy, strategyNames } from '../../strategies/registry.js';
@@ -123,7 +124,7 @@ function progressBar(enabled: boolean, label: string): { update(done: number, to
   };
 }
 
-async function loadData(f: BacktestFlags): Promise<{ series: CandleSeries[]; sources: LoadSummary[] }> {
+async function loadData(f: BacktestFlags): Promise<{ series: CandleSeries[]; sources: LoadSummary[]; known?: InstrumentTable }> {
   const sources = [f.data?.length ? 'data' : undefined, f.symbol?.length ? 'symbol' : undefined, f.expired?.length ? 'expired' : undefined].filter(Boolean);
   if (sources.length === 0) throw new ConfigError('backtest: give the candles with --data FILE.csv, --symbol NSE_2885 or --expired <trading_symbol>', {});
   if (sources.length > 1) throw new ConfigError(`backtest: use one of --data, --symbol and --expired, not ${sources.map((s) => `--${s}`).join(' and ')}`, {});
@@ -171,10 +172,13 @@ async function loadData(f: BacktestFlags): Promise<{ series: CandleSeries[]; sou
   const { createBroker } = await import('../../adapters/broker/broker.js');
   const { defaultCacheDir } = await import('../../adapters/broker/helpers/cache-dir.js');
   const { loadBrokerCandles } = await import('../../../backtest/data/broker-source.js');
+  const { resolveExpiredContracts } = await import('../../../backtest/data/expired-contracts.js');
   const clock = new WallClock();
   const broker = createBroker(loadBrokerConfig(), { clock, logger: createLogger({ name: 'backtest', level: process.env['TARANG_LOG_LEVEL'] ?? 'warn' }), autoRenew: false });
   const bar = progressBar(f.progress, 'download');
   try {
+    // Expired contracts: their lot size, strike and expiry come from the expired-contract search.
+    const known = f.expired?.length ? new InstrumentTable(await resolveExpiredContracts(broker.client, f.expired, f.segment)) : undefined;
     const r = await loadBrokerCandles(broker.client, clock, {
       codes: (f.expired?.length ? f.expired : f.symbol) ?? [],
       interval: f.interval as Interval,
@@ -185,7 +189,7 @@ async function loadData(f: BacktestFlags): Promise<{ series: CandleSeries[]; sou
       session: f.session,
       onProgress: (_code, d, t) => bar.update(d, t),
     });
-    return { series: r.series, sources: [r.summary] };
+    return { series: r.series, sources: [r.summary], ...(known ? { known } : {}) };
   } finally {
     bar.stop();
     await broker.close();
@@ -235,11 +239,11 @@ async function action(f: BacktestFlags): Promise<void> {
   };
   if (settings.participationRate !== undefined && settings.participationRate > 1) throw flagError('partial-fills', 'is a share of each candle\'s volume, at most 1 (e.g. 0.1)');
 
-  const { series, sources } = await loadData(f);
+  const { series, sources, known } = await loadData(f);
   for (const s of sources) process.stderr.write(`${describeSummary(s)}\n`);
   const tickSize = f.tick !== undefined ? parsePaise(f.tick, '--tick') : undefined;
   const lotSize = f.lot !== undefined ? wholeNumber('lot', f.lot, 1) : undefined;
-  const instruments = instrumentsForSeries(series, { ...(tickSize !== undefined ? { tickSize } : {}), ...(lotSize !== undefined ? { lotSize } : {}) });
+  const instruments = instrumentsForSeries(series, { ...(tickSize !== undefined ? { tickSize } : {}), ...(lotSize !== undefined ? { lotSize } : {}) }, known);
 
   const params: Record<string, unknown> = {};
   for (const [k, v] of keyValues('param', f.param)) params[k] = scalar(v);

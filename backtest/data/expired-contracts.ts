@@ -1,0 +1,87 @@
+/**
+ * Expired F&O contracts named by trading symbol (spec 2.6, 4.5) -> Instruments with their real
+ * lot size, strike, option type and expiry, looked up through the adapter's expired-contract
+ * search. The symbol tells the underlying and roughly when it expired:
+ *   monthly  NIFTY24DEC24000CE, NIFTY24DECFUT        (YY MON)
+ *   weekly   NIFTY26N0318050CE                       (YY, month code 1-9/O/N/D, DD)
+ * and the search over that month (filtered by strike and option type) finds the contract.
+ */
+import { ConfigError } from '../../src/core/errors.js';
+import type { Instrument, InstrumentKind } from '../../src/core/instruments.js';
+import type { Paise } from '../../src/core/money.js';
+import type { BrokerClient } from '../../src/adapters/broker/client.js';
+import { searchExpiredContracts } from '../../src/adapters/broker/helpers/contracts.js';
+
+const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
+const MONTHLY = /^([A-Z][A-Z0-9&-]*?)(\d{2})(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)(?:(\d+(?:\.\d+)?)(CE|PE)|FUT)$/;
+const WEEKLY = /^([A-Z][A-Z&-]*?)(\d{2})([1-9OND])(\d{2})(\d+(?:\.\d+)?)(CE|PE)$/;
+
+export interface ParsedSymbol {
+  readonly underlying: string;
+  readonly year: number;
+  /** 1-12. */
+  readonly month: number;
+  readonly strike?: number;
+  readonly optionType?: 'CE' | 'PE';
+}
+
+export function parseTradingSymbol(symbol: string): ParsedSymbol | undefined {
+  const m = MONTHLY.exec(symbol);
+  if (m) {
+    return {
+      underlying: m[1]!,
+      year: 2000 + Number(m[2]),
+      month: MONTHS.indexOf(m[3]!) + 1,
+      ...(m[4] !== undefined ? { strike: Number(m[4]), optionType: m[5] as 'CE' | 'PE' } : {}),
+    };
+  }
+  const w = WEEKLY.exec(symbol);
+  if (w) {
+    const code = w[3]!;
+    const month = code === 'O' ? 10 : code === 'N' ? 11 : code === 'D' ? 12 : Number(code);
+    return { underlying: w[1]!, year: 2000 + Number(w[2]), month, strike: Number(w[5]), optionType: w[6] as 'CE' | 'PE' };
+  }
+  return undefined;
+}
+
+const KINDS: ReadonlySet<string> = new Set(['OPTIDX', 'OPTSTK', 'FUTIDX', 'FUTSTK']);
+
+export async function resolveExpiredContracts(client: BrokerClient, symbols: readonly string[], segment: 'NFO' | 'BFO' = 'NFO', tickSize: Paise = 5): Promise<Instrument[]> {
+  const out: Instrument[] = [];
+  for (const symbol of symbols) {
+    const p = parseTradingSymbol(symbol);
+    if (!p) throw new ConfigError(`--expired ${symbol}: not an NSE F&O trading symbol (e.g. NIFTY24DEC24000CE, NIFTY24DECFUT, NIFTY26N0318050CE)`, { symbol });
+    const mm = String(p.month).padStart(2, '0');
+    const last = new Date(Date.UTC(p.year, p.month, 0)).getUTCDate();
+    let found: Instrument | undefined;
+    for await (const c of searchExpiredContracts(client, {
+      underlying: p.underlying,
+      segment: 'DERIVATIVE',
+      expiryFrom: `${p.year}-${mm}-01`,
+      expiryTo: `${p.year}-${mm}-${String(last).padStart(2, '0')}`,
+      ...(p.optionType ? { optionType: p.optionType, strikeFrom: p.strike, strikeTo: p.strike } : {}),
+      pageSize: 100,
+    })) {
+      if (c.tradingSymbol !== symbol) continue;
+      const kind = (c.instrumentType !== undefined && KINDS.has(c.instrumentType) ? c.instrumentType : p.optionType ? 'OPTIDX' : 'FUTIDX') as InstrumentKind;
+      found = {
+        id: symbol,
+        exchange: segment === 'NFO' ? 'NSE' : 'BSE',
+        segment: 'FNO',
+        securityId: symbol,
+        kind,
+        tradingSymbol: symbol,
+        symbol: p.underlying,
+        lotSize: c.lotSize,
+        tickSize,
+        expiry: c.expiry,
+        ...(c.strike !== null && c.strike !== undefined ? { strike: c.strike } : {}),
+        ...(c.optionType ? { optionType: c.optionType } : {}),
+      };
+      break;
+    }
+    if (!found) throw new ConfigError(`--expired ${symbol}: no such expired contract of ${p.underlying} in ${p.year}-${mm}`, { symbol });
+    out.push(found);
+  }
+  return out;
+}
