@@ -43,7 +43,8 @@ export async function startHarness(options: SimulatorOptions = {}): Promise<Harn
   const sim = await startSimulator({
     clock,
     logger: silentLogger(),
-    venue: { tickIntervals: { cash: 60_000, futures: 60_000, options: 600_000 }, pumpMs: 1000 },
+    // Slow ticks and a coarse pump keep clock jumps of a day cheap; /sim/prices moves a price at once.
+    venue: { tickIntervals: { cash: 600_000, futures: 600_000, options: 3_600_000 }, pumpMs: 60_000 },
     ...options,
   });
   const agent = new Agent({ keepAliveTimeout: 10_000 });
