@@ -185,14 +185,22 @@ export class HistoryService {
     return aggregate(daily, interval).filter((c) => c.start >= start && c.start < end);
   }
 
-  /** Today's bars from the live model when it has them (up to now), else the generator's. */
+  /**
+   * Today's bars from the live model when it has them (up to now), else the generator's. When
+   * recording began after the open, the generator fills the minutes before the first recorded one.
+   */
   private dayMinutes(t: Target, date: string, until: number | undefined): readonly Bar[] {
+    const generated = (): readonly Bar[] =>
+      t.kind === 'instrument' ? this.generator.instrumentDay(t.instrument, date) : this.generator.contractDay(t.contract, date);
     if (until !== undefined && this.live) {
       const code = t.kind === 'instrument' ? t.instrument.id : t.scripCode;
       const live = code === undefined ? undefined : this.live.minuteBars(code, until);
-      if (live && live.length > 0) return live;
+      if (live && live.length > 0) {
+        const first = live[0]!.start;
+        return [...generated().filter((b) => b.start < first), ...live];
+      }
     }
-    return t.kind === 'instrument' ? this.generator.instrumentDay(t.instrument, date) : this.generator.contractDay(t.contract, date);
+    return generated();
   }
 }
 

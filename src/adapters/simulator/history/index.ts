@@ -6,7 +6,8 @@
  * else from the same generator.
  *
  *   const h = new HistoryService({ universe, clock });
- *   h.setLiveSource(market);                        // optional
+ *   const rec = new MinuteBarRecorder();            // optional: today's candles = the ticks sent
+ *   market.onTick((t) => rec.record(t));  h.setLiveSource(rec);
  *   const r = h.historical('60minute', request.query);  // GET /market/historical/{interval}
  *   r.ok ? reply.send({status:'success', data:r.data}) : reply.code(r.error.httpStatus).send(generalErrorBody(r.error))
  */
@@ -15,3 +16,5 @@ export { HistoryService, MAX_SCRIP_CODES_PER_CALL, MAX_TRADING_SYMBOLS_PER_CALL 
 export type { HistoryServiceOptions } from './history-service.js';
 export { CandleGenerator } from './candle-generator.js';
 export { aggregate } from './aggregate.js';
+export { MinuteBarRecorder } from './minute-bar-recorder.js';
+export type { RecordedTick } from './minute-bar-recorder.js';
