@@ -52,6 +52,7 @@ export class UnknownInstrumentError extends TarangError {
 export class MarketModel {
   readonly options: z.output<typeof MarketModelOptionsSchema>;
   private readonly specs: readonly MarketInstrumentSpec[];
+  private readonly ids: readonly string[];
   private readonly index = new Map<string, number>();
   private readonly rng: RandomStreams;
   private readonly seeds: Uint32Array;
@@ -99,6 +100,7 @@ export class MarketModel {
     }
     this.options = parsed.data;
     this.specs = [...specs];
+    this.ids = this.specs.map((x) => x.instrument.id);
     const n = (this.n = this.specs.length);
     const f64 = (): Float64Array => new Float64Array(n);
     this.fair = f64();
@@ -365,39 +367,74 @@ export class MarketModel {
     // quarter of the time: bits 1-2) and the top-of-book sizes (two 14-bit fields).
     const r = rng.bits(i);
     const spread = (r & 6) === 0 ? 2 * tick : tick;
+    let bid: number;
+    let ask: number;
     if ((r & 1) === 0) {
-      this.ask[i] = p;
-      this.bid[i] = p - spread > tick ? p - spread : tick;
+      ask = p;
+      bid = p - spread > tick ? p - spread : tick;
     } else {
-      this.bid[i] = p;
-      this.ask[i] = p + spread;
+      bid = p;
+      ask = p + spread;
     }
     const size = Math.max(1, Math.round(meanLots * 2)) * 3;
-    this.bidQty[i] = lot * (1 + Math.floor((((r >>> 4) & 0x3fff) / 16384) * size));
-    this.askQty[i] = lot * (1 + Math.floor((((r >>> 18) & 0x3fff) / 16384) * size));
+    const bidQty = lot * (1 + Math.floor((((r >>> 4) & 0x3fff) / 16384) * size));
+    const askQty = lot * (1 + Math.floor((((r >>> 18) & 0x3fff) / 16384) * size));
+    this.bid[i] = bid;
+    this.ask[i] = ask;
+    this.bidQty[i] = bidQty;
+    this.askQty[i] = askQty;
     this.ltp[i] = p;
+    let high: number;
+    let low: number;
     if (first) {
-      this.open[i] = this.high[i] = this.low[i] = p;
+      this.open[i] = high = low = p;
     } else {
-      if (p > this.high[i]!) this.high[i] = p;
-      if (p < this.low[i]!) this.low[i] = p;
+      high = this.high[i]!;
+      low = this.low[i]!;
+      if (p > high) high = p;
+      if (p < low) low = p;
     }
-    this.volume[i] = this.volume[i]! + qty;
+    this.high[i] = high;
+    this.low[i] = low;
+    const volume = this.volume[i]! + qty;
+    this.volume[i] = volume;
     this.lastQty[i] = qty;
+    let oi: number | undefined;
     if (this.isDerivative[i]) {
       const next = this.oi[i]! + lot * Math.round(normalFromBits(rng.bits(i)) * Math.sqrt(lots));
-      this.oi[i] = next > lot ? next : lot;
+      oi = this.oi[i] = next > lot ? next : lot;
     }
     this.tickCount[i] = this.tickCount[i]! + 1;
     this.lastTs[i] = ts;
-    return this.tickOf(i, ts, first ? 'open' : undefined);
+    // Built from locals (same shape as tickOf): the hot path reads no state back.
+    return {
+      type: 'tick',
+      ts,
+      instrument: this.ids[i]!,
+      ltp: p,
+      volume,
+      bid,
+      ask,
+      bidQty,
+      askQty,
+      open: this.open[i]!,
+      high,
+      low,
+      close: this.prevClose[i]!,
+      oi,
+      ltt: ts,
+      upperCircuit: up,
+      lowerCircuit: lo,
+      lastQty: qty,
+      mode: first ? 'open' : undefined,
+    };
   }
 
   private tickOf(i: number, ts: number, mode: 'open' | undefined): MarketTick {
     return {
       type: 'tick',
       ts,
-      instrument: this.specs[i]!.instrument.id,
+      instrument: this.ids[i]!,
       ltp: this.ltp[i]!,
       volume: this.volume[i]!,
       bid: this.bid[i]!,
