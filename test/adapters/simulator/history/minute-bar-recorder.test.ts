@@ -46,6 +46,8 @@ describe('MinuteBarRecorder', () => {
     expect(minutes.slice(0, 45)).toEqual(generated.slice(0, 45));
     expect(minutes[45]).toMatchObject({ start: at('10:00'), close: 200000 });
     const hour = h.candles({ scripCode: 'NSE_2885' }, '60minute', istMidnight(TEST_TODAY), at('10:30'))!;
-    expect(hour[0]!.high).toBe(Math.max(200095, ...generated.slice(0, 45).map((b) => b.high)));
+    // The 09:15 hour holds generated 09:15-09:59 and recorded 10:00-10:14 (last close 200070).
+    expect(hour[0]!.high).toBe(Math.max(200070, ...generated.slice(0, 45).map((b) => b.high)));
+    expect(hour[0]!.close).toBe(200070);
   });
 });
