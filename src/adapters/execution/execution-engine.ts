@@ -87,6 +87,8 @@ export class ExecutionEngine {
   private readonly smartTags = new Set<string>();
   private readonly emulated = new Map<string, EmulatedSmart>();
   private gapTimer: { cancel(): void } | undefined;
+  /** Tags whose trades are being fetched to close a fill gap. */
+  private readonly fetchingTrades = new Set<string>();
   private fundsTimer: { cancel(): void } | undefined;
   private funds: { available: Paise; at: number } | undefined;
   private reservedSinceFunds: Paise = 0;
@@ -137,7 +139,7 @@ export class ExecutionEngine {
     switch (u.kind) {
       case 'order':
         this.orders.applyState(u.order);
-        this.armGapCheck();
+        if (this.orders.hasFillGaps()) this.onFillGap();
         return;
       case 'fill':
         this.orders.applyFill(u.fill);
@@ -164,7 +166,7 @@ export class ExecutionEngine {
       const trades = await this.value(this.venue.trades());
       for (const f of trades) this.orders.applyFill(f);
       await this.refreshFunds();
-      this.armGapCheck();
+      if (this.orders.hasFillGaps()) this.onFillGap();
       this.bus.publish({ type: 'lifecycle', ts: this.clock.now(), phase: 'reconciled', source: 'execution', detail: `${reason}: ${book.length} orders, ${trades.length} trades` });
     } catch (err) {
       this.log.error({ err, reason }, 'execution: resync with the venue failed; will try again on the next reconnect');
@@ -533,7 +535,34 @@ export class ExecutionEngine {
     }, wait);
   }
 
-  /** When reported fills run ahead of received fills, fetch the trades; book a synthetic fill as a last resort. */
+  /**
+   * The venue reports more filled quantity than fills received (a stream with cumulative
+   * quantities only, or a lost fill): fetch the order's trades now (one fetch in flight per order),
+   * and check again after `fillGapMs`.
+   */
+  private onFillGap(): void {
+    for (const g of this.orders.fillGaps()) {
+      const id = g.orderId;
+      if (!id || this.fetchingTrades.has(g.tag)) continue;
+      this.fetchingTrades.add(g.tag);
+      this.inflight++;
+      this.value(this.venue.trades(id))
+        .then((fills) => {
+          let booked = false;
+          for (const f of fills) booked = this.orders.applyFill(f) || booked;
+          if (booked) this.afterFill();
+        })
+        .catch((err: unknown) => this.log.warn({ err, tag: g.tag }, 'execution: could not fetch trades for a fill gap; will retry'))
+        .finally(() => {
+          this.fetchingTrades.delete(g.tag);
+          this.inflight--;
+          this.checkIdle();
+        });
+    }
+    this.armGapCheck();
+  }
+
+  /** Retries gaps that persist for `fillGapMs`; books a synthetic fill as a last resort. */
   private armGapCheck(): void {
     if (this.gapTimer || !this.orders.hasFillGaps()) return;
     this.gapTimer = this.clock.setTimeout(() => {
