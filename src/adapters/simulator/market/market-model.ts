@@ -149,7 +149,7 @@ export class MarketModel {
       this.seeds[i] = hashSeed(inst.id, this.options.seed);
       this.tick[i] = inst.tickSize;
       this.lot[i] = Math.max(1, inst.lotSize);
-      this.isDerivative[i] = inst.segment === 'EQUITY' ? 0 : 1;
+      this.isDerivative[i] = inst.segment === 'FNO' || inst.segment === 'CURRENCY' ? 1 : 0;
       this.sigmaPerMs[i] = vol / Math.sqrt(YEAR_MS);
       const factor = 0.25 + 1.75 * ((this.seeds[i]! >>> 8) / 16777216);
       const adv = s.avgDailyVolume ?? d.avgDailyVolume * factor;
@@ -361,7 +361,7 @@ export class MarketModel {
     else if (p < lo) p = lo;
     const lot = this.lot[i]!;
     const meanLots = this.lotsPerMs[i]! * (first ? interval : dt > 0 ? dt : interval) * act;
-    const lots = Math.max(1, Math.round(exponentialFromBits(rng.bits(i)) * meanLots));
+    const lots = meanLots > 0 ? Math.max(1, Math.round(exponentialFromBits(rng.bits(i)) * meanLots)) : 0;
     const qty = lots * lot;
     // One 32-bit draw decides the side of the print (bit 0), the spread (one tick, or two about a
     // quarter of the time: bits 1-2) and the top-of-book sizes (two 14-bit fields).
@@ -512,6 +512,9 @@ function defaultsFor(i: Instrument): KindDefaults {
       return { volatility: 0.9, circuitPct: 0.5, avgDailyVolume: i.lotSize * 100_000 };
     case 'OPTSTK':
       return { volatility: 0.9, circuitPct: 0.5, avgDailyVolume: i.lotSize * 2_000 };
+    case 'INDEX':
+      // Indices do not trade: no volume; no circuit of their own (a wide band keeps the maths uniform).
+      return { volatility: 0.14, circuitPct: 0.3, avgDailyVolume: 0 };
     default:
       return { volatility: 0.3, circuitPct: 0.2, avgDailyVolume: 2_000_000 };
   }

@@ -183,6 +183,15 @@ describe('market model', () => {
     expect(() => new MarketModel([syntheticSpec(equity(0), 1), syntheticSpec(equity(0), 1)], { seed: 1, sessionOpen: OPEN })).toThrow(/twice/);
   });
 
+  it('models an index without volume or open interest', () => {
+    const nifty: Instrument = { id: 'NIDX_13', exchange: 'NSE', segment: 'INDEX', securityId: '13', kind: 'INDEX', tradingSymbol: 'NIFTY', symbol: 'NIFTY', lotSize: 1, tickSize: 5 };
+    const model = new MarketModel([{ instrument: nifty, prevClose: 2_400_000 }], { seed: 2, sessionOpen: OPEN });
+    const ticks = model.advanceTo(OPEN + 10 * MINUTE_MS);
+    expect(ticks.length).toBeGreaterThan(100);
+    expect(ticks.every((t) => t.volume === 0 && t.oi === undefined)).toBe(true);
+    expect(new Set(ticks.map((t) => t.ltp)).size).toBeGreaterThan(5);
+  });
+
   it('gives synthetic previous closes on tick and plausible for the kind', () => {
     for (let i = 0; i < 50; i++) {
       const s = syntheticSpec(equity(i), 3);
