@@ -19,7 +19,6 @@ import type { PathSpec } from './price-paths.js';
 import { PATH_START, PricePaths } from './price-paths.js';
 import type { Era, ExpiryRule } from './reference-data.js';
 import {
-  ANCHOR_DATE,
   FNO_STOCKS,
   INDEX_TICK,
   INDICES,
@@ -31,7 +30,7 @@ import {
 } from './reference-data.js';
 import { Rng, hashUnit } from './rng.js';
 import { futureSymbol, optionSymbol } from './trading-symbol.js';
-import type { Contract, MasterSource, TradingCalendar, Underlying, UniverseOptions } from './types.js';
+import type { Contract, ExpiryKind, MasterSource, TradingCalendar, Underlying, UniverseOptions } from './types.js';
 
 const DEFAULT_NSE_EQUITIES = 2400;
 const DEFAULT_BSE_EQUITIES = 1000;
@@ -209,7 +208,7 @@ export class Universe {
   listingDate(c: Contract): string {
     const e = this.entries.get(c.underlying);
     if (!e) throw new RangeError(`unknown underlying ${c.underlying}`);
-    return addDays(c.expiry, -listingDays(e, c.expiry));
+    return addDays(c.expiry, -listingDays(e, c.expiry, c.expiryKind));
   }
 
   /** The instrument master CSV of spec 2.3 (header line included, `\n` line ends). */
@@ -454,7 +453,7 @@ export class Universe {
    * exchanges add strikes) to keep 7% beyond the range the underlying has traded in since listing.
    */
   private strikeLadder(entry: UnderlyingEntry, exp: ExpiryDate): Paise[] {
-    const listing = maxDate(addDays(exp.date, -listingDays(entry, exp.date)), PATH_START);
+    const listing = maxDate(addDays(exp.date, -listingDays(entry, exp.date, exp.kind)), PATH_START);
     const centrePrice = this.paths.close(entry.pathKey, entry.path, listing);
     const step = entry.stepAt(centrePrice);
     const stepPaise = Math.round(step * 100);
@@ -480,10 +479,9 @@ export class Universe {
   }
 }
 
-function listingDays(entry: UnderlyingEntry, expiry: string): number {
-  // Weekly vs monthly is known from the series; quarterly months of underlyings with quarterlies list a year ahead.
-  const isWeekly = !entry.current.concat(entry.expired).some((e) => e.date === expiry && e.kind === 'M');
-  if (isWeekly) return LISTING_DAYS.W;
+function listingDays(entry: UnderlyingEntry, expiry: string, kind: ExpiryKind): number {
+  if (kind === 'W') return LISTING_DAYS.W;
+  // Quarter-month contracts of underlyings with quarterlies are listed about a year ahead.
   return entry.quarterlies > 0 && isQuarterMonth(expiry) ? LISTING_DAYS.Q : LISTING_DAYS.M;
 }
 
@@ -593,4 +591,3 @@ function minDate(a: string, b: string): string {
   return a < b ? a : b;
 }
 
-export { ANCHOR_DATE };
