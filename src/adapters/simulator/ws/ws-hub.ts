@@ -183,7 +183,7 @@ export class WsHub {
     }
     if (!('instruments' in f)) return;
     if (f.instruments.length > this.maxPerFrame) {
-      return this.send(c, errorFrame(`instruments: at most ${this.maxPerFrame} instruments per frame, got ${f.instruments.length}`, { action: f.action, mode: f.mode }));
+      return this.send(c, errorFrame(`instruments: at most ${this.maxPerFrame} instruments per frame, got ${f.instruments.length}`, { action: f.action, stream: f.mode }));
     }
     const first = f.instruments[0]!;
     const segment = first.slice(0, first.indexOf(':'));
@@ -197,7 +197,7 @@ export class WsHub {
       return this.send(c, ackFrame('unsubscribe', f.mode, taken, ignoreNote(ignored)));
     }
     for (const code of codes) {
-      if (!this.deps.venue.instrument(code)) return this.send(c, errorFrame(`instruments: ${scripToWsKey(code)} is not a known instrument`, { action: f.action, mode: f.mode }));
+      if (!this.deps.venue.instrument(code)) return this.send(c, errorFrame(`instruments: ${scripToWsKey(code)} is not a known instrument`, { action: f.action, stream: f.mode }));
     }
     const fresh = codes.filter((code) => !c.subs.has(code)).length;
     if (c.subs.size + fresh > this.maxInstruments) {
@@ -205,7 +205,7 @@ export class WsHub {
         c,
         errorFrame(`subscription limit: at most ${this.maxInstruments} instruments per connection (subscribed ${c.subs.size}, asked ${fresh} more)`, {
           action: f.action,
-          mode: f.mode,
+          stream: f.mode,
         }),
       );
     }

@@ -109,8 +109,12 @@ export function positionUpdateFrame(ts: number, p: SimPosition): string {
   return JSON.stringify({ mode: StreamMode.POSITION_UPDATE, timestamp: ts, data: positionWire(p) });
 }
 
-export function ackFrame(action: string, mode: string, instruments: readonly string[], extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({ type: 'ack', action, mode, instruments, ...extra });
+/**
+ * Acks and errors name the subscription `stream`, never `mode`: clients dispatch data frames on
+ * `mode`, and a control frame must not look like a tick.
+ */
+export function ackFrame(action: string, stream: string, instruments: readonly string[], extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({ type: 'ack', action, stream, instruments, ...extra });
 }
 
 export function errorFrame(message: string, extra: Record<string, unknown> = {}): string {
