@@ -17,9 +17,10 @@ import { z } from 'zod';
 import { ConfigError, TarangError } from '../../../core/errors.js';
 import type { Instrument } from '../../../core/instruments.js';
 import { roundToTick, type Paise } from '../../../core/money.js';
-import { MINUTE_MS } from '../../../core/time.js';
+import { MINUTE_MS, istDateTime } from '../../../core/time.js';
 import type { BookLevel, Depth } from '../matching/types.js';
 import { activity } from './activity.js';
+import { blackScholes } from './black-scholes.js';
 import { RandomStreams, exponentialFromBits, hashSeed, mix32, normalFromBits } from './rng.js';
 import type { MarketInstrumentSpec, MarketQuote, MarketTick } from './types.js';
 
@@ -86,8 +87,16 @@ export class MarketModel {
   private readonly lastTs: Float64Array;
   private readonly tickCount: Uint32Array;
   private readonly isDerivative: Uint8Array;
+  /** Linked options: index of the underlying (-1 when not linked), strike, call flag, IV, expiry, offset from setPrice. */
+  private readonly underlyingOf: Int32Array;
+  private readonly strike: Float64Array;
+  private readonly isCall: Uint8Array;
+  private readonly iv: Float64Array;
+  private readonly expiryTs: Float64Array;
+  private readonly offset: Float64Array;
   /** slots between ticks -> phase -> instruments. */
   private readonly schedule: Array<{ every: number; byPhase: number[][] }>;
+  private readonly openOrder: number[];
   private sessionOpen: number;
   private nextSlot = 0;
   private slotsPerSession: number;
@@ -130,6 +139,12 @@ export class MarketModel {
     this.lastTs = f64();
     this.tickCount = new Uint32Array(n);
     this.isDerivative = new Uint8Array(n);
+    this.underlyingOf = new Int32Array(n).fill(-1);
+    this.strike = f64();
+    this.isCall = new Uint8Array(n);
+    this.iv = f64();
+    this.expiryTs = f64();
+    this.offset = f64();
     this.seeds = new Uint32Array(n);
     const { slotMs, sessionLengthMs } = this.options;
     this.sessionOpen = this.options.sessionOpen;
@@ -170,10 +185,19 @@ export class MarketModel {
       const every = Math.max(1, Math.round((s.tickIntervalMs ?? this.options.tickIntervalMs) / slotMs));
       this.intervalMs[i] = every * slotMs;
       this.sigmaStep[i] = this.sigmaPerMs[i]! * Math.sqrt(every * slotMs);
-      let byPhase = groups.get(every);
-      if (!byPhase) groups.set(every, (byPhase = Array.from({ length: every }, () => [])));
-      byPhase[this.seeds[i]! % every]!.push(i);
     });
+    this.specs.forEach((s, i) => this.link(s, i));
+    // Underlyings tick before the options priced off them within a slot: plain instruments first.
+    for (const pass of [false, true]) {
+      for (let i = 0; i < n; i++) {
+        if (this.underlyingOf[i]! >= 0 !== pass) continue;
+        const every = Math.round(this.intervalMs[i]! / slotMs);
+        let byPhase = groups.get(every);
+        if (!byPhase) groups.set(every, (byPhase = Array.from({ length: every }, () => [])));
+        byPhase[this.seeds[i]! % every]!.push(i);
+      }
+    }
+    this.openOrder = [...Array(n).keys()].sort((a, b) => Number(this.underlyingOf[a]! >= 0) - Number(this.underlyingOf[b]! >= 0) || a - b);
     this.schedule = [...groups].sort((a, b) => a[0] - b[0]).map(([every, byPhase]) => ({ every, byPhase }));
     this.rng = new RandomStreams([...this.seeds]);
   }
@@ -217,7 +241,7 @@ export class MarketModel {
       const act = activity(s / this.slotsPerSession);
       const sqrtAct = Math.sqrt(act);
       if (s === 0) {
-        for (let i = 0; i < this.n; i++) onTick(this.step(i, at, act, sqrtAct));
+        for (const i of this.openOrder) onTick(this.step(i, at, act, sqrtAct));
         continue;
       }
       for (const g of this.schedule) {
@@ -250,6 +274,7 @@ export class MarketModel {
       this.open[i] = this.high[i] = this.low[i] = prev;
       this.volume[i] = 0;
       this.tickCount[i] = 0;
+      this.offset[i] = 0;
       if (prev > this.week52High[i]!) this.week52High[i] = prev;
       if (prev < this.week52Low[i]!) this.week52Low[i] = prev;
       this.setBand(i);
@@ -269,6 +294,8 @@ export class MarketModel {
     if (p < this.lower[i]!) p = this.lower[i]!;
     this.fair[i] = p;
     this.ltp[i] = p;
+    const u = this.underlyingOf[i]!;
+    if (u >= 0) this.offset[i] = p - this.linkedValue(i, this.fair[u]!, ts);
     if (this.tickCount[i] === 0) this.open[i] = this.high[i] = this.low[i] = p;
     if (p > this.high[i]!) this.high[i] = p;
     if (p < this.low[i]!) this.low[i] = p;
@@ -342,7 +369,10 @@ export class MarketModel {
     const dt = ts - this.lastTs[i]!;
     const interval = this.intervalMs[i]!;
     let f = this.fair[i]!;
-    if (first) {
+    const u = this.underlyingOf[i]!;
+    if (u >= 0) {
+      f = this.linkedValue(i, this.fair[u]!, ts) + this.offset[i]!;
+    } else if (first) {
       const daySigma = this.sigmaPerMs[i]! * Math.sqrt(this.options.sessionLengthMs);
       f *= Math.exp(daySigma * this.options.overnightGapFactor * rng.normal(i));
     } else {
@@ -481,9 +511,50 @@ export class MarketModel {
     return { bids, asks };
   }
 
+  /** Wires a linked option to its underlying and replaces its previous close by the model value. */
+  private link(s: MarketInstrumentSpec, i: number): void {
+    if (s.underlying === undefined) return;
+    const inst = s.instrument;
+    const where = `market model: ${inst.id}`;
+    if ((inst.kind !== 'OPTIDX' && inst.kind !== 'OPTSTK') || inst.strike === undefined || inst.optionType === undefined || inst.expiry === undefined) {
+      throw new ConfigError(`${where}: only an option with strike, option type and expiry can have an underlying`, {});
+    }
+    const u = this.index.get(s.underlying);
+    if (u === undefined) throw new ConfigError(`${where}: underlying ${s.underlying} is not in the model`, {});
+    if (this.specs[u]!.underlying !== undefined) throw new ConfigError(`${where}: underlying ${s.underlying} is itself a linked option`, {});
+    const iv = s.impliedVol ?? (inst.kind === 'OPTIDX' ? 0.15 : 0.3);
+    if (!(iv > 0 && iv < 5)) throw new ConfigError(`${where}: impliedVol must be in (0, 5), got ${iv}`, {});
+    this.underlyingOf[i] = u;
+    this.strike[i] = inst.strike;
+    this.isCall[i] = inst.optionType === 'CE' ? 1 : 0;
+    this.iv[i] = iv;
+    this.expiryTs[i] = istDateTime(inst.expiry, '15:30');
+    const prev = Math.max(inst.tickSize, roundToTick(this.linkedValue(i, this.prevClose[u]!, this.sessionOpen), inst.tickSize));
+    this.prevClose[i] = this.fair[i] = this.ltp[i] = this.open[i] = this.high[i] = this.low[i] = prev;
+    this.bid[i] = Math.max(inst.tickSize, prev - inst.tickSize);
+    this.ask[i] = prev + inst.tickSize;
+    const w = 0.5 + ((mix32(this.seeds[i]!) >>> 8) / 16777216);
+    this.week52High[i] = roundToTick(prev * (1 + 2 * w), inst.tickSize);
+    this.week52Low[i] = Math.max(inst.tickSize, roundToTick(prev * (1 - w / 1.6), inst.tickSize));
+    this.setBand(i);
+  }
+
+  /** Model value of a linked option at underlying price `spot` and time `ts`; never below one tick. */
+  private linkedValue(i: number, spot: number, ts: number): number {
+    const years = Math.max(this.expiryTs[i]! - ts, MINUTE_MS) / (365 * 24 * 60 * MINUTE_MS);
+    return Math.max(this.tick[i]!, blackScholes(this.isCall[i] === 1, spot, this.strike[i]!, years, this.iv[i]!));
+  }
+
   private setBand(i: number): void {
     const prev = this.prevClose[i]!;
     const tick = this.tick[i]!;
+    if (this.underlyingOf[i]! >= 0) {
+      // NSE's option bands follow the underlying's move: in practice no band at all for a model
+      // price that already follows it. Keep a wide one so the arithmetic stays uniform.
+      this.upper[i] = roundToTick(prev * 10 + this.strike[i]! * 0.2, tick, 'down');
+      this.lower[i] = tick;
+      return;
+    }
     const c = this.circuit[i]!;
     this.upper[i] = roundToTick(prev * (1 + c), tick, 'down');
     this.lower[i] = Math.max(tick, roundToTick(prev * (1 - c), tick, 'up'));

@@ -21,6 +21,16 @@ export interface MarketInstrumentSpec {
   readonly openInterest?: number;
   /** Mean time between this instrument's ticks; default the model's `tickIntervalMs`. */
   readonly tickIntervalMs?: number;
+  /**
+   * Options only: id of the underlying in the same model (an index or a stock). The option is then
+   * priced by Black-Scholes off the underlying's path with `impliedVol` (its own `prevClose` is
+   * replaced by the model value at the underlying's previous close), so a chain moves with its
+   * index. Its band is wide (NSE's option bands follow the underlying). Without `underlying` an
+   * option follows its own random path.
+   */
+  readonly underlying?: string;
+  /** Implied volatility for a linked option; default 0.15 for index options, 0.3 for stock options. */
+  readonly impliedVol?: number;
 }
 
 /**

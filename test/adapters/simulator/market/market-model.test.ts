@@ -202,3 +202,62 @@ describe('market model', () => {
     expect(syntheticSpec(FUT, 3).prevClose).toBeGreaterThan(2_390_000);
   });
 });
+
+describe('options linked to their underlying', () => {
+  const NIFTY: Instrument = { id: 'NIDX_13', exchange: 'NSE', segment: 'INDEX', securityId: '13', kind: 'INDEX', tradingSymbol: 'NIFTY', symbol: 'NIFTY', lotSize: 1, tickSize: 5 };
+  const opt = (id: string, type: 'CE' | 'PE', strike: number): Instrument => ({
+    id, exchange: 'NSE', segment: 'FNO', securityId: id.slice(4), kind: 'OPTIDX', tradingSymbol: `NIFTY26NOV${strike / 100}${type}`, symbol: 'NIFTY',
+    lotSize: 75, tickSize: 5, expiry: '2026-11-26', strike, optionType: type,
+  });
+  const CE = opt('NFO_60001', 'CE', 2_400_000);
+  const PE = opt('NFO_60002', 'PE', 2_400_000);
+
+  it('prices calls and puts off the index: the call rises and the put falls with it', () => {
+    const model = new MarketModel(
+      [{ instrument: CE, prevClose: 1, underlying: NIFTY.id }, { instrument: PE, prevClose: 1, underlying: NIFTY.id }, { instrument: NIFTY, prevClose: 2_400_000, volatility: 0.4 }],
+      // Every instrument on every slot, so the three series line up tick for tick.
+      { seed: 12, sessionOpen: OPEN, tickIntervalMs: 250 },
+    );
+    // At the money, 6.25 days before expiry, 15% IV: about 0.4 x S x sigma x sqrt(T) = 188 rupees.
+    const q0 = model.quote(CE.id);
+    expect(q0.prevClose).toBeGreaterThan(17_000);
+    expect(q0.prevClose).toBeLessThan(21_000);
+    const ticks = model.advanceTo(CLOSE);
+    const at = (id: string) => ticks.filter((t) => t.instrument === id);
+    const idx = at(NIFTY.id);
+    const ce = at(CE.id);
+    const pe = at(PE.id);
+    expect(ce.length).toBe(idx.length);
+    // Same slots, underlying first: compare moves tick by tick (theta over 250 ms is far below a tick).
+    let agree = 0;
+    let against = 0;
+    for (let k = 1; k < idx.length; k++) {
+      const d = idx[k]!.ltp - idx[k - 1]!.ltp;
+      if (d === 0) continue;
+      if (Math.sign(ce[k]!.ltp - ce[k - 1]!.ltp) === Math.sign(d) || ce[k]!.ltp === ce[k - 1]!.ltp) agree++;
+      else against++;
+      if (Math.sign(pe[k]!.ltp - pe[k - 1]!.ltp) === Math.sign(d)) against++;
+    }
+    expect(against).toBe(0);
+    expect(agree).toBeGreaterThan(1000);
+    // Put-call parity at r = 0: C - P = S - K, within a tick of rounding each.
+    const last = (id: string) => model.lastPrice(id)!;
+    expect(Math.abs(last(CE.id) - last(PE.id) - (model.lastPrice(NIFTY.id)! - 2_400_000))).toBeLessThanOrEqual(100);
+  });
+
+  it('keeps a price override as an offset from the model value', () => {
+    const model = new MarketModel([{ instrument: NIFTY, prevClose: 2_400_000 }, { instrument: CE, prevClose: 1, underlying: NIFTY.id }], { seed: 3, sessionOpen: OPEN });
+    model.advanceTo(OPEN + MINUTE_MS);
+    const before = model.lastPrice(CE.id)!;
+    model.setPrice(CE.id, before + 5_000, OPEN + MINUTE_MS + 1);
+    const after = model.advanceTo(OPEN + 2 * MINUTE_MS).filter((t) => t.instrument === CE.id);
+    expect(Math.abs(after[after.length - 1]!.ltp - (before + 5_000))).toBeLessThan(3_000);
+  });
+
+  it('refuses a link to a missing underlying or from a non-option', () => {
+    expect(() => new MarketModel([{ instrument: CE, prevClose: 1, underlying: 'NIDX_99' }], { seed: 1, sessionOpen: OPEN })).toThrow(/NIDX_99 is not in the model/);
+    expect(() => new MarketModel([{ instrument: NIFTY, prevClose: 100, underlying: CE.id }, { instrument: CE, prevClose: 1 }], { seed: 1, sessionOpen: OPEN })).toThrow(
+      /only an option/,
+    );
+  });
+});
