@@ -90,6 +90,7 @@ export async function backtest(req: BacktestRequest): Promise<BacktestOutcome> {
     curve: run.curve,
     metrics,
     denials: run.denials,
+    alerts: run.alerts,
   };
   return { run, metrics, report };
 }

@@ -3,7 +3,7 @@
  * fed whole (`buildCandles: false`), everything else is the daemon's own assembly. Kept apart so
  * the runner reads as the replay loop it is.
  */
-import type { DeniedEvent } from '../src/core/events.js';
+import type { AlertEvent, DeniedEvent } from '../src/core/events.js';
 import { Engine } from '../src/core/bus/engine.js';
 import type { EngineOptions } from '../src/core/bus/engine-options.js';
 
@@ -13,6 +13,8 @@ export interface BacktestEngine {
   publishCandle: Engine['publishCandle'];
   stop(): Promise<void>;
   onDenied(fn: (d: DeniedEvent) => void): void;
+  /** Alerts (a strategy paused after throwing, the kill switch, ...). */
+  onAlert(fn: (a: AlertEvent) => void): void;
 }
 
 export async function createBacktestEngine(options: Omit<EngineOptions, 'buildCandles'>): Promise<BacktestEngine> {
@@ -23,5 +25,6 @@ export async function createBacktestEngine(options: Omit<EngineOptions, 'buildCa
     publishCandle: (c) => engine.publishCandle(c),
     stop: () => engine.stop(),
     onDenied: (fn) => void engine.bus.on('denied', fn),
+    onAlert: (fn) => void engine.bus.on('alert', fn),
   };
 }

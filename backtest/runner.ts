@@ -90,6 +90,8 @@ export interface BacktestRun {
   readonly firstStart?: number;
   readonly lastTs?: number;
   readonly denials: DenialSummary;
+  /** Alerts raised during the run (a strategy paused after throwing, the kill switch): the first 50. */
+  readonly alerts: ReadonlyArray<{ readonly ts: number; readonly code: string; readonly message: string }>;
   /** Wall time of the replay alone (bench figure), ms. */
   readonly replayMs: number;
   readonly instruments: readonly string[];
@@ -155,6 +157,11 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     denials.count++;
     denials.byCode[d.code] = (denials.byCode[d.code] ?? 0) + 1;
     if (denials.first.length < 20) denials.first.push({ ts: d.ts, code: d.code, reason: d.reason });
+  });
+
+  const alerts: Array<{ ts: number; code: string; message: string }> = [];
+  engine.onAlert((a) => {
+    if (alerts.length < 50) alerts.push({ ts: a.ts, code: a.code, message: a.message });
   });
 
   const intraday = series.some((s) => isIntraday(s.interval));
@@ -241,6 +248,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     firstStart,
     lastTs: lastT,
     denials,
+    alerts,
     replayMs,
     instruments: ids,
   };

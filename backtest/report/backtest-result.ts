@@ -36,6 +36,7 @@ export interface BacktestReportInput {
   readonly curve: EquityCurve;
   readonly metrics: Metrics;
   readonly denials: DenialSummary;
+  readonly alerts: ReadonlyArray<{ readonly ts: number; readonly code: string; readonly message: string }>;
 }
 
 const rupees = (p: Paise): number => Number(formatRupees(p));
@@ -121,6 +122,7 @@ export function buildJsonReport(r: BacktestReportInput): Record<string, unknown>
       by_code: r.denials.byCode,
       first: r.denials.first.map((d) => ({ time: formatIst(d.ts), code: d.code, reason: d.reason })),
     },
+    alerts: r.alerts.map((a) => ({ time: formatIst(a.ts), code: a.code, message: a.message })),
     fills,
     trades: r.trades.map((t) => ({
       instrument: t.instrument,

@@ -140,6 +140,7 @@ ${chart(eq, { w: 1000, h: 300, color: '#0969da', label: (v) => formatRupees(Math
 ${chart(ddPts, { w: 1000, h: 160, color: '#cf222e', fill: true, label: (v) => `${v.toFixed(1)}%`, title: 'Drawdown (%)' })}
 <h2>Metrics</h2>
 <table class="metrics">${rows.map(([k, v]) => `<tr><td>${esc(k)}</td><td>${esc(v)}</td></tr>`).join('')}</table>
+${r.alerts.length ? `<h2>Alerts</h2><ul>${r.alerts.map((a) => `<li>${esc(formatIst(a.ts))} ${esc(a.code)}: ${esc(a.message)}</li>`).join('')}</ul>` : ''}
 ${denials ? `<h2>Denied intents</h2><ul>${denials}</ul>` : ''}
 ${open ? `<h2>Open at the end</h2><ul>${open}</ul>` : ''}
 <h2>Trades</h2>

@@ -258,3 +258,23 @@ describe('determinism', () => {
     expect(JSON.parse(a).fills[0]).toEqual({ time: '2024-01-02T09:16:00.000+05:30', instrument: 'NSE_1', side: 'BUY', qty: 5, price: 101, charges: expect.any(Number), tag: expect.any(String), order_id: expect.any(String) });
   });
 });
+
+describe('a strategy that throws', () => {
+  it('is paused, the replay goes on, and the report says so', async () => {
+    const s = [
+      minuteSeries('NSE_1', DAY, [
+        ['09:15', 100, 101, 99, 100],
+        ['09:16', 100, 101, 99, 100],
+        ['09:17', 100, 101, 99, 100],
+      ]),
+    ];
+    const script = newScript({}, (c) => {
+      if (c.start === t('09:16')) throw new Error('boom');
+    });
+    const out = await run(s, script);
+    expect(out.run.candles).toBe(3);
+    expect(script.seen).toHaveLength(2); // nothing after the throw
+    expect(out.run.alerts).toEqual([expect.objectContaining({ code: 'STRATEGY_PAUSED', message: expect.stringContaining('boom') })]);
+    expect(buildJsonReport(out.report)['alerts']).toEqual([expect.objectContaining({ code: 'STRATEGY_PAUSED' })]);
+  });
+});

@@ -207,6 +207,8 @@ function printMetrics(doc: Record<string, unknown>): void {
     `win rate ${pct('win_rate')}, profit factor ${num('profit_factor')}, exposure ${pct('exposure')}, charges ₹${String(m['charges_paid'])}`,
   ];
   const den = doc['denials'] as { count: number; by_code: Record<string, number> };
+  const alerts = doc['alerts'] as Array<{ time: string; code: string; message: string }>;
+  for (const a of alerts.slice(0, 5)) lines.push(`alert ${a.code} at ${a.time}: ${a.message}`);
   if (den.count > 0) lines.push(`denied intents: ${Object.entries(den.by_code).map(([k, v]) => `${k} x${v}`).join(', ')}`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }
