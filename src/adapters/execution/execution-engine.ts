@@ -206,14 +206,26 @@ export class ExecutionEngine {
     }
   }
 
-  /** Flattens every account position at market (kill switch, shutdown). */
+  /**
+   * Flattens every account position at market (kill switch, shutdown). Each strategy's position is
+   * closed by an order in that strategy's name, so every strategy's book ends flat too; what no
+   * strategy owns (adopted orders, manual trades) is closed in `owner`'s name.
+   */
   flattenAll(owner = 'risk'): void {
     this.cancelAll();
-    for (const p of this.portfolio.positions()) {
-      if (p.netQty === 0) continue;
-      const tag = this.newTag();
-      this.place({ kind: 'place', id: tag, strategyId: owner, instrument: p.instrument, side: p.netQty > 0 ? 'SELL' : 'BUY', qty: Math.abs(p.netQty), orderType: 'MARKET', validity: 'DAY', product: p.product });
+    const attributed = new Map<string, number>();
+    const close = (strategyId: string, instrument: string, product: Product, netQty: number): void => {
+      if (netQty === 0) return;
+      this.place({ kind: 'place', id: this.newTag(), strategyId, instrument, side: netQty > 0 ? 'SELL' : 'BUY', qty: Math.abs(netQty), orderType: 'MARKET', validity: 'DAY', product });
+    };
+    for (const sid of this.portfolio.strategyIds()) {
+      for (const p of this.portfolio.positions(sid)) {
+        const k = `${p.instrument}|${p.product}`;
+        attributed.set(k, (attributed.get(k) ?? 0) + p.netQty);
+        close(sid, p.instrument, p.product, p.netQty);
+      }
     }
+    for (const p of this.portfolio.positions()) close(owner, p.instrument, p.product, p.netQty - (attributed.get(`${p.instrument}|${p.product}`) ?? 0));
   }
 
   close(): void {
@@ -358,6 +370,7 @@ export class ExecutionEngine {
     }
     if (isTerminalStatus(o.status)) {
       this.pendingCancel.delete(o.tag);
+      this.intents.delete(o.tag);
       const rep = this.pendingReplace.get(o.tag);
       if (rep) {
         this.pendingReplace.delete(o.tag);
@@ -466,8 +479,8 @@ export class ExecutionEngine {
     }
     if (o.status === 'rejected') {
       if (kind === 'place') {
-        this.orders.rejected(tag, o.reason);
         const i = this.intents.get(tag);
+        this.orders.rejected(tag, o.reason);
         if (i) this.deny(i, DenialCode.VENUE_REJECTED, o.reason);
       } else if (intent) this.deny(intent, DenialCode.VENUE_REJECTED, `${kind} refused: ${o.reason}`);
       return;

@@ -119,6 +119,11 @@ export class Portfolio {
     return this.totalPnl() - this.dayBase;
   }
 
+  /** Strategies that have traded. */
+  strategyIds(): string[] {
+    return [...this.strategies.keys()];
+  }
+
   /** Open positions (non-zero), account-wide or of one strategy. */
   positions(strategyId?: string): PositionView[] {
     const map = strategyId === undefined ? this.account : this.strategies.get(strategyId);

@@ -64,6 +64,11 @@ export class TrailingStops {
       list.push(t);
       this.byInstrument.set(i.instrument, list);
     });
+    // A smart intent that risk (or the venue) refused never trails.
+    o.bus.on('denied', (d) => {
+      const t = this.trails.get(d.intent.id);
+      if (t && !t.active) this.finish(t);
+    });
   }
 
   /** Number of trails being followed (for status and tests). */

@@ -162,6 +162,8 @@ describe('execution through the engine', () => {
     expect(h.venue.writesOf('cancel')).toHaveLength(1);
     expect(h.venue.writesOf('place').at(-1)!.req).toMatchObject({ side: 'SELL', qty: 100, orderType: 'MARKET' });
     expect(h.engine.portfolio.netQty('NSE_2885')).toBe(0);
+    // Closed in the strategy's own name: its book is flat too.
+    expect(h.engine.portfolio.netQty('NSE_2885', 's1')).toBe(0);
     expect(h.of('alert').map((x) => x.code)).toContain('KILL_SWITCH');
     a.h.ctx!.buy('NSE_2885', 1);
     expect(h.of('denied').at(-1)?.code).toBe('TRADING_STATE');
