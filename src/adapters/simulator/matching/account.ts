@@ -250,7 +250,9 @@ export class VenueAccount {
       holdingQty = qty;
     }
     const margin = this.orderMargin(instrument, side, qty, price, product).total;
-    if (!force && margin > this.available()) {
+    // An order that only reduces exposure needs nothing, so it passes even when the account is
+    // under water (an exit must never be refused for lack of funds).
+    if (!force && margin > 0 && margin > this.available()) {
       const available = this.available();
       if (previous) this.restore(orderId, previous);
       return {

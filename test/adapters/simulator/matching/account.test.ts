@@ -89,6 +89,20 @@ describe('venue account', () => {
     expect(h.engine.account.funds().usedMargin).toBe(used);
   });
 
+  it('lets an exit through when losses have left the account under water', () => {
+    const h = harness({ balance: 60_000_000 });
+    h.tick(NIFTY_FUT.id, 2_400_000, { bid: 2_400_000, ask: 2_400_000 });
+    h.engine.placeOrder({ instrument: NIFTY_FUT.id, side: 'BUY', qty: 150, orderType: 'MARKET', validity: 'DAY', product: 'MARGIN' });
+    expect(h.engine.account.position(NIFTY_FUT.id, 'MARGIN')!.netQty).toBe(150);
+    h.tick(NIFTY_FUT.id, 1_900_000, { bid: 1_900_000, ask: 1_900_010 });
+    h.engine.placeOrder({ instrument: NIFTY_FUT.id, side: 'SELL', qty: 75, orderType: 'MARKET', validity: 'DAY', product: 'MARGIN' });
+    expect(h.engine.account.funds().available).toBeLessThan(0);
+    const exit = h.engine.placeOrder({ instrument: NIFTY_FUT.id, side: 'SELL', qty: 75, orderType: 'MARKET', validity: 'DAY', product: 'MARGIN' });
+    expect(exit.order.venueStatus).toBe('SUCCESS');
+    const more = h.engine.placeOrder({ instrument: NIFTY_FUT.id, side: 'SELL', qty: 75, orderType: 'MARKET', validity: 'DAY', product: 'MARGIN' });
+    expect(more.order.extraInfo).toMatch(/Insufficient funds/);
+  });
+
   it('computes Indian charges per fill (equity delivery buy of 1,00,000 rupees)', () => {
     const c = indianCharges()({ instrument: RELIANCE, side: 'BUY', qty: 100, price: 100_000, product: 'CNC' });
     // Brokerage min(20, 0.05%) = 20; STT 0.1% = 100; NSE 0.00297% = 2.97; SEBI 0.0001% = 0.10;
