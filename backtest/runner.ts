@@ -16,8 +16,11 @@
  * There is no API through which a strategy could read a later candle: the data arrays live here,
  * the strategy gets only published events and its context.
  *
- * Daily and longer candles have no intraday session to expire: the session stays open and a
- * MARKET order sent on day N's close fills at day N+1's open.
+ * Daily and longer candles: each candle is a session. After it is played its DAY orders expire,
+ * and the session is opened again at once (same date, nothing rolls) so that what a strategy sends
+ * on day N's close is a regular order working through day N+1's candle: a MARKET order fills at
+ * day N+1's open, a DAY limit that day N+1 does not reach expires at its close, and smart orders
+ * can be placed (they cannot be AMOs).
  */
 import { z } from 'zod';
 import { isIntraday } from '../src/core/candles.js';
@@ -191,7 +194,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
       const c = indexOf[g]!;
       const start = s.start[c]!;
       const day = Math.floor((start + IST_OFFSET_MS) / DAY_MS);
-      if (day !== sessionDay && (intraday || !sessionOpen)) {
+      if (day !== sessionDay) {
         if (sessionOpen && intraday) matching.expireSession(lastT);
         if (start > clock.now()) clock.advanceTo(start);
         matching.openSession(start);
@@ -214,6 +217,10 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
       if (T > clock.now()) clock.advanceTo(T);
       matching.expireSession(T);
       sessionOpen = false;
+    } else if (!intraday) {
+      if (T > clock.now()) clock.advanceTo(T);
+      matching.expireSession(T);
+      matching.openSession(T);
     }
     // 4. Strategies see the candles.
     if (T > clock.now()) clock.advanceTo(T);

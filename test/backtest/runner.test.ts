@@ -5,6 +5,7 @@ import { instrumentsForSeries } from '../../backtest/data/series-instruments.js'
 import type { CandleSeries } from '../../backtest/data/candle-series.js';
 import { buildJsonReport, jsonText } from '../../backtest/report/backtest-result.js';
 import { limit, market, minuteSeries, newScript, scripted, stop, type Script } from './support/scripted.js';
+import { seriesFromRows } from '../../backtest/data/candle-series.js';
 
 const DAY = '2024-01-02';
 const t = (hm: string): number => istDateTime(DAY, hm);
@@ -276,5 +277,53 @@ describe('a strategy that throws', () => {
     expect(script.seen).toHaveLength(2); // nothing after the throw
     expect(out.run.alerts).toEqual([expect.objectContaining({ code: 'STRATEGY_PAUSED', message: expect.stringContaining('boom') })]);
     expect(buildJsonReport(out.report)['alerts']).toEqual([expect.objectContaining({ code: 'STRATEGY_PAUSED' })]);
+  });
+});
+
+describe('daily candles', () => {
+  const daily = (): CandleSeries[] => {
+    const days = ['2024-01-01', '2024-01-02', '2024-01-03', '2024-01-04'];
+    const bars = [
+      [100, 102, 99, 101],
+      [101.5, 103, 100.5, 102],
+      [102, 104, 101, 103],
+      [103, 104, 98, 99],
+    ];
+    const rows = days.map((d, i) => {
+      const start = istDateTime(d, '09:15');
+      const [o, h, l, c] = bars[i]!.map((x) => Math.round(x * 100)) as [number, number, number, number];
+      return { start, ts: istDateTime(d, '15:30'), open: o, high: h, low: l, close: c, volume: 1_000_000 };
+    });
+    return [seriesFromRows('NSE_1', '1day', rows)];
+  };
+  const dailyRun = (script: Script) =>
+    backtest({ definition: scripted(['NSE_1'], script, ['1day']), params: {}, series: daily(), instruments: instrumentsForSeries(daily()), charges: 'none', cash: 1_000_000 });
+
+  it('a MARKET order sent on a close fills at the next open; a DAY limit the next day misses expires', async () => {
+    let sent = false;
+    const s2 = newScript({}, (_c, ctx) => {
+      if (sent) return;
+      sent = true;
+      ctx.submit(market('NSE_1', 'BUY', 10));
+      ctx.submit(limit('NSE_1', 'SELL', 10, 103.5));
+    });
+    const out = await dailyRun(s2);
+    // Sent on 2024-01-01's close: the BUY fills at 01-02's open 101.50. The SELL limit 103.50 is
+    // above 01-02's high (103): it expires at that close and does not fill on 01-03 (high 104).
+    expect(out.run.fills.map((f) => [formatIst(f.ts).slice(0, 10), f.side, f.price])).toEqual([['2024-01-02', 'BUY', 10_150]]);
+  });
+
+  it('a smart order sent on a daily close works through the next days', async () => {
+    let sent = false;
+    const s = newScript({}, (_c, ctx) => {
+      if (sent) return;
+      sent = true;
+      ctx.submit({ kind: 'smart', instrument: 'NSE_1', side: 'BUY', qty: 10, entryType: 'MARKET', stopLoss: { triggerPrice: 9_900 }, target: { triggerPrice: 10_350 }, validity: 'DAY', product: 'INTRADAY' });
+    });
+    const out = await dailyRun(s);
+    expect(out.run.fills.map((f) => [formatIst(f.ts).slice(0, 10), f.side, f.price])).toEqual([
+      ['2024-01-02', 'BUY', 10_150],
+      ['2024-01-03', 'SELL', 10_350],
+    ]);
   });
 });
