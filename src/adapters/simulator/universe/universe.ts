@@ -169,12 +169,14 @@ export class Universe {
   contractBySymbol(tradingSymbol: string): Contract | undefined {
     const current = this.currentBySymbol.get(tradingSymbol);
     if (current) return current;
-    // The symbol starts with its underlying's; try the longest matching underlying first.
+    // The symbol starts with its underlying's and names its expiry: build only that chain.
     const candidates = [...this.entries.keys()].filter((s) => tradingSymbol.startsWith(s)).sort((a, b) => b.length - a.length);
     for (const sym of candidates) {
       const entry = this.entries.get(sym)!;
+      const when = expiryOfSymbol(tradingSymbol.slice(sym.length));
+      if (!when) continue;
       for (const exp of entry.expired) {
-        if (!symbolMayBeOf(tradingSymbol, sym, exp)) continue;
+        if (when.kind !== exp.kind || !exp.date.startsWith(when.prefix)) continue;
         const found = this.contracts(sym, exp.date).find((c) => c.tradingSymbol === tradingSymbol);
         if (found) return found;
       }
@@ -574,9 +576,22 @@ function idSequence(seed: number, key: string, first: number, maxGap: number, ta
   };
 }
 
-function symbolMayBeOf(tradingSymbol: string, underlying: string, exp: ExpiryDate): boolean {
-  const yy = exp.date.slice(2, 4);
-  return tradingSymbol.startsWith(underlying + yy);
+const MONTH_CODES = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
+const WEEKLY_MONTH_CODES = '123456789OND';
+
+/**
+ * The expiry a trading symbol's tail names (after the underlying): `26NOV...` a monthly of
+ * 2026-11 (prefix `2026-11`), `26N17...` a weekly on 2026-11-17.
+ */
+function expiryOfSymbol(tail: string): { kind: ExpiryKind; prefix: string } | undefined {
+  const yy = tail.slice(0, 2);
+  if (!/^\d{2}$/.test(yy)) return undefined;
+  const mon = MONTH_CODES.indexOf(tail.slice(2, 5));
+  if (mon >= 0) return { kind: 'M', prefix: `20${yy}-${String(mon + 1).padStart(2, '0')}` };
+  const wm = WEEKLY_MONTH_CODES.indexOf(tail.charAt(2));
+  const dd = tail.slice(3, 5);
+  if (wm < 0 || !/^\d{2}$/.test(dd)) return undefined;
+  return { kind: 'W', prefix: `20${yy}-${String(wm + 1).padStart(2, '0')}-${dd}` };
 }
 
 function round4(x: number): number {

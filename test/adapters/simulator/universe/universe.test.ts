@@ -169,6 +169,30 @@ describe('expiries per era (spec 4.5)', () => {
     expect(u.expiredExpiries('SENSEX')[0]! >= '2023-05-15').toBe(true);
   });
 
+  it('moves SENSEX weeklies from Friday to Tuesday (2025) to Thursday (September 2025)', () => {
+    const exp = u.expiredExpiries('SENSEX');
+    // The usual weekday of an era (holidays move a few expiries a day or two earlier).
+    const usual = (from: string, to: string): number => {
+      const counts = new Map<number, number>();
+      for (const e of exp) if (e >= from && e < to) counts.set(weekday(e), (counts.get(weekday(e)) ?? 0) + 1);
+      return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]![0];
+    };
+    expect(usual('2023-06-01', '2025-01-01')).toBe(5);
+    expect(usual('2025-01-01', '2025-09-01')).toBe(2);
+    expect(usual('2025-09-01', TODAY)).toBe(4);
+  });
+
+  it('resolves expired symbols of weeklies and monthlies, and nothing for malformed ones', () => {
+    const weekly = u.expiredExpiries('NIFTY').find((e) => u.contracts('NIFTY', e)[0]!.expiryKind === 'W' && e > '2025-01-01')!;
+    const w = u.contracts('NIFTY', weekly).at(-2)!;
+    expect(w.tradingSymbol).toMatch(/^NIFTY\d{2}[1-9OND]\d{2}\d+(CE|PE)$/);
+    expect(u.contractBySymbol(w.tradingSymbol)).toEqual(w);
+    const m = u.contracts('BANKNIFTY', '2025-06-26')[0]!;
+    expect(m.tradingSymbol).toBe('BANKNIFTY25JUNFUT');
+    expect(u.contractBySymbol('BANKNIFTY25JUNFUT')).toEqual(m);
+    for (const bad of ['NIFTY', 'NIFTY25XYZ100CE', 'NIFTY25JUN1CE', 'NOPE25JUNFUT', '']) expect(u.contractBySymbol(bad)).toBeUndefined();
+  });
+
   it('finds an expired contract by trading symbol, and a current one by scrip code', () => {
     const chain = u.contracts('NIFTY', u.expiredExpiries('NIFTY')[100]!);
     const c = chain[chain.length - 3]!;
