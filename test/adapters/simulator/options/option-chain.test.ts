@@ -113,6 +113,24 @@ describe('current option chain (spec 4.3)', () => {
     expect(leg.iv).toBeGreaterThan(0);
   });
 
+  it('quotes the last close and the full day outside the session, and the open before any trade', () => {
+    const weekend = services(istDateTime('2026-11-21', '12:00'));
+    const friday = weekend.history.minuteBars('NIDX_13', TEST_TODAY);
+    const c = ok(weekend.chains.chain(Q));
+    expect(c.underlying.ltp).toBe(friday.at(-1)!.close / 100);
+    const preOpen = services(istDateTime(TEST_TODAY, '09:15'));
+    const open = ok(preOpen.chains.chain(Q));
+    expect(open.underlying.ltp).toBe(preOpen.history.minuteBars('NIDX_13', TEST_TODAY)[0]!.open / 100);
+    for (const s of open.strikes) {
+      expect(s.ce.volume).toBe(0);
+      expect(s.ce.oi).toBe(s.ce.prev_oi);
+    }
+    // After the close (and over the weekend) the chain shows the whole of the last session.
+    const closed = ok(services(istDateTime(TEST_TODAY, '15:30')).chains.chain(Q));
+    expect(closed.strikes.every((s) => s.pe.volume > 0)).toBe(true);
+    expect(c.strikes.map((s) => [s.ce.oi, s.ce.volume, s.pe.oi, s.pe.volume])).toEqual(closed.strikes.map((s) => [s.ce.oi, s.ce.volume, s.pe.oi, s.pe.volume]));
+  });
+
   it('serves stock chains by the cash row id and BSE index chains', () => {
     const { chains } = services();
     const rel = ok(chains.chain({ exchange: 'NSE', segment: 'EQUITY', 'underlying-scrip': '2885', expiry: u.currentExpiries('RELIANCE')[0]!, strike_count: '5' }));
