@@ -51,6 +51,18 @@ export const PaperSchema = z
     seed: z.number().int().default(1),
     /** Opening cash of the paper account, rupees. */
     capital: z.number().positive().default(1_000_000),
+    /** The embedded simulator's market: universe size and how often instruments tick (market ms). */
+    market: z
+      .object({
+        nseEquities: z.number().int().positive().optional(),
+        bseEquities: z.number().int().nonnegative().optional(),
+        tickMs: z
+          .object({ cash: z.number().int().positive().default(2_000), futures: z.number().int().positive().default(5_000), options: z.number().int().positive().default(300_000) })
+          .strict()
+          .default({ cash: 2_000, futures: 5_000, options: 300_000 }),
+      })
+      .strict()
+      .default({ tickMs: { cash: 2_000, futures: 5_000, options: 300_000 } }),
   })
   .strict();
 
@@ -102,6 +114,8 @@ export const DaemonConfigSchema = z
       .strict()
       .default({ onStop: 'cancel', atSessionEnd: 'none', sessionEnd: '15:20', timeoutSeconds: 20 }),
     paper: PaperSchema.optional(),
+    /** Strategy state is saved this often (real seconds), and at stop. */
+    checkpointSeconds: z.number().positive().default(5),
     /** Terminal status line every this many real ms (0: off). */
     statusIntervalMs: z.number().int().nonnegative().default(1_000),
     log: z.object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }).strict().default({ level: 'info' }),

@@ -67,6 +67,11 @@ export interface DaemonOptions {
   readonly out?: NodeJS.WritableStream | null;
   /** Label of the status line, e.g. `paper x60`. */
   readonly label?: string;
+  /**
+   * Market ms per real ms (paper at speed > 1): alert and staleness thresholds, which are meant in
+   * a person's seconds, are multiplied by it. Default 1.
+   */
+  readonly timeScale?: number;
   /** Whether the market is open at a time (health: stale ticks). */
   readonly marketOpen?: (ts: number) => boolean;
 }
@@ -89,6 +94,7 @@ export class Daemon {
   private feedSub: Subscription | undefined;
   private sessionTimer: TimerHandle | undefined;
   private statsTimer: NodeJS.Timeout | undefined;
+  private checkpointTimer: NodeJS.Timeout | undefined;
   private stateValue: DaemonState = 'new';
   private stopping: Promise<void> | undefined;
   private tickStart: number | undefined;
@@ -103,8 +109,11 @@ export class Daemon {
     this.o = options;
     this.log = options.log;
     const c = options.config;
+    const scale = options.timeScale ?? 1;
     this.health = new HealthTracker({
       clock: options.clock,
+      staleTickMs: 60_000 * scale,
+      critical: (source) => source.startsWith('venue:'),
       ...(options.marketOpen ? { marketOpen: options.marketOpen } : {}),
       storeState: () => (this.store instanceof RedisStore ? this.store.connectionState : 'ready'),
       extra: () => ({ mode: options.mode, daemon: this.stateValue }),
@@ -112,7 +121,7 @@ export class Daemon {
     this.alerter = new Alerter({
       clock: options.clock,
       log: options.log,
-      disconnectAlertMs: c.alerts.disconnectAfterSeconds * 1000,
+      disconnectAlertMs: c.alerts.disconnectAfterSeconds * 1000 * scale,
       ...(c.alerts.webhook ? { webhook: new WebhookNotifier({ url: c.alerts.webhook, log: options.log }) } : {}),
       publish: (a) => (this.engine ? this.engine.bus.publish(a) : this.alerter.observe(a)),
     });
@@ -192,6 +201,17 @@ export class Daemon {
       this.scheduleSessionEnd();
       this.statsTimer = setInterval(() => this.pollBrokerStats(), 1000);
       this.statsTimer.unref();
+      // Strategy state is otherwise saved only at stop: checkpoint so a crash loses seconds, not a day.
+      let checkpointing = false;
+      this.checkpointTimer = setInterval(() => {
+        if (checkpointing || this.stateValue !== 'running') return;
+        checkpointing = true;
+        engine
+          .checkpoint()
+          .catch((e: unknown) => this.log.error({ err: e }, 'daemon: checkpoint failed'))
+          .finally(() => (checkpointing = false));
+      }, c.checkpointSeconds * 1000);
+      this.checkpointTimer.unref();
       this.display?.start();
       this.stateValue = 'running';
       engine.bus.publish({ type: 'lifecycle', ts: clock.now(), phase: 'started', source: 'daemon', detail: this.o.mode });
@@ -246,6 +266,7 @@ export class Daemon {
 
   private async teardown(): Promise<void> {
     clearInterval(this.statsTimer);
+    clearInterval(this.checkpointTimer);
     this.sessionTimer?.cancel();
     this.feedSub?.unsubscribe();
     this.offReconnect?.();

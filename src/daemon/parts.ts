@@ -55,6 +55,8 @@ export interface EngineHandle {
   cancelAll(reason: string, timeoutMs: number): Promise<void>;
   /** Cancels every open order and closes every position at market; resolves when done or at the timeout. */
   flatten(reason: string, timeoutMs: number): Promise<void>;
+  /** Saves strategy state (periodically, so a crash loses little). */
+  checkpoint(): Promise<void>;
   /** Re-writes all state to the store (after the store lost it, e.g. a Redis restart). */
   persist(): Promise<void>;
   /** Stops strategies, persists state; in-flight writes finish. */

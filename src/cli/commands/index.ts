@@ -5,12 +5,16 @@
 import type { Command } from 'commander';
 import { register as demo } from './demo.js';
 import { register as sim } from './sim.js';
+import { register as run } from './run.js';
+import { register as paper } from './paper.js';
 import { register as ctl } from './ctl.js';
 import { register as backtest } from './backtest.js';
 
 export function registerCommands(program: Command): void {
   demo(program);
   sim(program);
+  run(program);
+  paper(program);
   ctl(program);
   backtest(program);
 }

@@ -1,0 +1,108 @@
+/**
+ * Adapts the broker adapter (src/adapters/broker: `Broker`, `BrokerVenue`, the market-data stream,
+ * the instrument-master loader) to the daemon's `BrokerSession` seam. Nothing here talks HTTP or
+ * WebSocket itself. The market-data stream reports no connection events of its own, so this adapter
+ * watches its shards and turns each change into a `lifecycle` connected/disconnected event
+ * (source `ws:prices#<shard>`), which health and alerts follow.
+ */
+import { merge, Subject, type Observable } from 'rxjs';
+import type { Clock } from '../core/clock.js';
+import type { LifecycleEvent, TickEvent } from '../core/events.js';
+import type { MasterSource } from '../core/instrument-master.js';
+import type { Instrument } from '../core/instruments.js';
+import type { Logger } from '../core/log.js';
+import { BrokerVenue } from '../adapters/broker/venue.js';
+import type { Broker } from '../adapters/broker/broker.js';
+import { loadInstrumentMaster } from '../adapters/broker/helpers/instrument-master.js';
+import type { BrokerSession, BrokerStats, MarketFeed } from './parts.js';
+
+export interface BrokerSessionOptions {
+  readonly broker: Broker;
+  readonly clock: Clock;
+  readonly log: Logger;
+  /** Instrument master sources to load. Default equity, index and fno. */
+  readonly sources?: readonly MasterSource[];
+  /** Disk cache of the master (one download per day); none for paper trading. */
+  readonly cacheDir?: string;
+  /** How often shard connection states are looked at, real ms. Default 200. */
+  readonly watchMs?: number;
+  /** Venue name in events (`broker`, `paper`). */
+  readonly venueName?: string;
+  /** Called when the session is closed (e.g. to stop an embedded simulator after the sockets). */
+  readonly onClose?: () => Promise<void>;
+}
+
+export function brokerSession(o: BrokerSessionOptions): BrokerSession {
+  const { broker, clock, log } = o;
+  const venue = new BrokerVenue(broker, { name: o.venueName ?? 'broker' });
+  const lifecycle = new Subject<LifecycleEvent>();
+  const shardState: boolean[] = [];
+  let watch: NodeJS.Timeout | undefined;
+
+  const look = (): void => {
+    const shards = broker.marketData().stats().shards;
+    shards.forEach((s, i) => {
+      if (shardState[i] === s.connected) return;
+      // The very first look of a shard that is still connecting says nothing worth an event.
+      if (shardState[i] === undefined && !s.connected) {
+        shardState[i] = false;
+        return;
+      }
+      shardState[i] = s.connected;
+      lifecycle.next({ type: 'lifecycle', ts: clock.now(), phase: s.connected ? 'connected' : 'disconnected', source: `ws:prices#${i}` });
+    });
+  };
+
+  const feed: MarketFeed = {
+    events$: merge(broker.marketData().ticks$ as Observable<TickEvent>, lifecycle),
+    async subscribe(instruments) {
+      if (instruments.length === 0) return;
+      broker.marketData().subscribe(instruments, 'full');
+      watch ??= setInterval(look, o.watchMs ?? 200);
+      watch.unref();
+    },
+    async close() {
+      clearInterval(watch);
+      watch = undefined;
+      lifecycle.complete();
+    },
+  };
+
+  let closed = false;
+  return {
+    venue,
+    feed,
+    async login() {
+      await broker.tokens.token();
+    },
+    async instruments(): Promise<readonly Instrument[]> {
+      const out: Instrument[] = [];
+      for (const source of o.sources ?? ['equity', 'index', 'fno']) {
+        const m = await loadInstrumentMaster(broker.client, clock, source, o.cacheDir);
+        if (m.errors.length > 0) log.warn({ source, bad: m.errors.length, first: m.errors[0] }, 'instrument master: some rows could not be read and were left out');
+        out.push(...m.instruments);
+      }
+      return out;
+    },
+    stats(): BrokerStats {
+      const h = broker.http.stats;
+      const shards = broker.marketData().stats().shards;
+      const drops = shards.reduce((n, s) => n + s.drops + s.stalls, 0);
+      return {
+        requests: h.requests,
+        rateLimited: h.rateLimited,
+        serverErrors: (h as { serverErrors?: number }).serverErrors ?? 0,
+        tokenRenewals: h.tokenRenewals,
+        reconnects: drops,
+      };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await feed.close();
+      await venue.close();
+      await broker.close();
+      await o.onClose?.();
+    },
+  };
+}

@@ -1,0 +1,181 @@
+/**
+ * Builds a running daemon from a config: `live` against the broker in `broker:`, or `paper` against
+ * the simulator (started in this process, or already running at `paper.simulator`). Both go through
+ * the same broker adapter over real HTTP/WebSocket; only the URLs and credentials differ. The CLI
+ * commands (`tarang run`, `tarang paper`), tests and the bench all start daemons through here.
+ */
+import { dirname, resolve } from 'node:path';
+import { request } from 'undici';
+import { nseCalendar } from '../core/calendar.js';
+import { VirtualClock, WallClock, type Clock } from '../core/clock.js';
+import { ConfigError, describeError } from '../core/errors.js';
+import { registerSecret, type Logger } from '../core/log.js';
+import type { Store } from '../core/store.js';
+import { istDate, istDateTime } from '../core/time.js';
+import { createBroker, type BrokerOptions } from '../adapters/broker/broker.js';
+import { parseBrokerConfig, loadBrokerConfig, type BrokerConfigInput } from '../adapters/broker/config.js';
+import type { MasterSource } from '../core/instrument-master.js';
+import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../adapters/simulator/index.js';
+import { getStrategy, strategyNames } from '../strategies/registry.js';
+import type { StrategyDefinition } from '../strategies/strategy.js';
+import { brokerSession } from './broker-session.js';
+import { PaperSchema, type DaemonConfig, type PaperConfig } from './config.js';
+import { Daemon, type DaemonMode } from './daemon.js';
+import { createDaemonEngine } from './engine-factory.js';
+import { paceClock, type Pacer } from './pacer.js';
+
+export interface LaunchOptions {
+  readonly config: DaemonConfig;
+  /** The config file, for messages and relative paths. */
+  readonly file: string;
+  readonly mode: DaemonMode;
+  readonly log: Logger;
+  /** Status display output; null for none (tests, bench). */
+  readonly out?: NodeJS.WritableStream | null;
+  /** Paper: a clock to share with the embedded simulator (tests pass a VirtualClock). */
+  readonly clock?: Clock;
+  /** Paper: extra options of the embedded simulator (universe size, tick rates, rate limits). */
+  readonly simulator?: SimulatorOptions;
+  /** Overrides of the broker config (timeouts, retry) on top of the file's. */
+  readonly broker?: Partial<BrokerConfigInput>;
+  readonly brokerOptions?: BrokerOptions;
+  /** A store shared across daemon restarts in one process (tests). */
+  readonly store?: Store;
+  /** Instrument master sources. Default equity + index (+ fno for live). */
+  readonly sources?: readonly MasterSource[];
+}
+
+export interface Launched {
+  readonly daemon: Daemon;
+  readonly clock: Clock;
+  /** The embedded simulator (paper with `simulator: embedded`). */
+  readonly simulator?: RunningSimulator;
+}
+
+function lookup(name: string): StrategyDefinition | undefined {
+  try {
+    return getStrategy(name);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Builds the daemon and its broker session; does not start it. */
+export async function launchDaemon(o: LaunchOptions): Promise<Launched> {
+  const c = o.config;
+  let clock: Clock;
+  let brokerInput: BrokerConfigInput;
+  let simulator: RunningSimulator | undefined;
+  let label: string = o.mode;
+  let pacer: Pacer | undefined;
+  const calendar = nseCalendar();
+
+  if (o.mode === 'paper') {
+    const p: PaperConfig = c.paper ?? PaperSchema.parse({});
+    label = `paper x${p.speed}`;
+    if (p.simulator === 'embedded') {
+      const simClock = o.clock ?? new VirtualClock(paperStart(p, calendar));
+      simulator = await startSimulator({
+        seed: p.seed,
+        logger: o.log.child({ component: 'sim' }),
+        clock: simClock,
+        ...o.simulator,
+        venue: {
+          tickIntervals: p.market.tickMs,
+          ...(p.market.nseEquities !== undefined ? { nseEquities: p.market.nseEquities } : {}),
+          ...(p.market.bseEquities !== undefined ? { bseEquities: p.market.bseEquities } : {}),
+          account: { openingBalance: Math.round(p.capital * 100) },
+          ...o.simulator?.venue,
+        },
+      });
+      clock = simulator.clock;
+      if (!o.clock && simClock instanceof VirtualClock) pacer = paceClock(simClock, p.speed);
+      const cr = simulator.credentials;
+      registerSecret(cr.access_token);
+      registerSecret(cr.admin_key);
+      // The dashboard token to start (no TOTP round trip while the accelerated clock runs), and the
+      // TOTP credentials so that a revoked or expired token is renewed as it would be live.
+      brokerInput = { baseUrl: simulator.baseUrl, wsUrl: simulator.wsUrl, accessToken: cr.access_token, apiKey: cr.api_key, mpin: cr.mpin, totpSecret: cr.totp_secret };
+    } else {
+      const now = await remoteClock(p.simulator);
+      clock = o.clock ?? new WallClock({ start: now, speed: p.speed });
+      const fromFile = c.broker ?? {};
+      brokerInput = { wsUrl: p.wsUrl ?? `${p.simulator.replace(/^http/, 'ws').replace(/\/+$/, '')}/ws`, ...fromFile, baseUrl: p.simulator };
+    }
+  } else {
+    if (!c.broker) throw new ConfigError(`${o.file}: broker: is required for live trading (tarang run); for paper trading use tarang paper`);
+    clock = o.clock ?? new WallClock();
+    brokerInput = c.broker as BrokerConfigInput;
+  }
+
+  // Clock-time thresholds meant for a person's seconds scale with an accelerated clock.
+  const timeScale = o.mode === 'paper' ? (c.paper?.speed ?? 1) : 1;
+  if (timeScale > 1) brokerInput = { ...brokerInput, ws: { stallMs: Math.round(Math.max(20_000, 10_000 * timeScale)), ...brokerInput.ws } };
+  const brokerConfig =
+    o.mode === 'live'
+      ? loadBrokerConfig({ ...brokerInput, ...o.broker }, process.env, `${o.file}: broker`)
+      : parseBrokerConfig({ ...brokerInput, ...o.broker }, `${o.file}: paper broker`);
+  const broker = createBroker(brokerConfig, { clock, logger: o.log.child({ component: 'broker' }), calendar, ...o.brokerOptions });
+  const session = brokerSession({
+    broker,
+    clock,
+    log: o.log,
+    venueName: o.mode === 'paper' ? 'paper' : 'broker',
+    sources: o.sources ?? (o.mode === 'live' ? ['equity', 'index', 'fno'] : ['equity', 'index']),
+    ...(o.mode === 'live' ? { cacheDir: resolve(c.stateDir, 'cache') } : {}),
+    ...(simulator
+      ? {
+          onClose: async () => {
+            await simulator.close();
+            pacer?.stop();
+          },
+        }
+      : {}),
+  });
+
+  const daemon = new Daemon({
+    config: c,
+    source: o.file,
+    baseDir: dirname(resolve(o.file)),
+    mode: o.mode,
+    clock,
+    log: o.log,
+    session,
+    strategies: lookup,
+    knownStrategies: strategyNames,
+    createEngine: createDaemonEngine,
+    label,
+    timeScale,
+    marketOpen: (ts) => calendar.isOpen(ts),
+    ...(o.out !== undefined ? { out: o.out } : {}),
+    ...(o.store ? { store: o.store } : {}),
+  });
+  return { daemon, clock, ...(simulator ? { simulator } : {}) };
+}
+
+/** Epoch ms where a paper session starts: `paper.date` (or the latest trading day) at `paper.start`. */
+export function paperStart(p: Pick<PaperConfig, 'date' | 'start'>, calendar = nseCalendar(), wallNow = wallTime()): number {
+  let date = p.date;
+  if (!date) {
+    const today = istDate(wallNow);
+    date = calendar.session(today) ? today : calendar.previousTradingDay(today);
+  }
+  if (!calendar.session(date)) throw new ConfigError(`paper.date: ${date} is not an NSE trading day`);
+  return istDateTime(date, p.start);
+}
+
+function wallTime(): number {
+  // eslint-disable-next-line no-restricted-properties -- picks which trading day to simulate, never "now" for trading
+  return Date.now();
+}
+
+async function remoteClock(baseUrl: string): Promise<number> {
+  try {
+    const r = await request(`${baseUrl.replace(/\/+$/, '')}/sim/clock`, { headersTimeout: 5_000, bodyTimeout: 5_000 });
+    const body = (await r.body.json()) as { now_ms?: unknown };
+    if (typeof body.now_ms !== 'number') throw new Error(`unexpected answer ${JSON.stringify(body).slice(0, 100)}`);
+    return body.now_ms;
+  } catch (e) {
+    throw new ConfigError(`paper.simulator: no simulator answering at ${baseUrl} (${describeError(e)}); start one with \`tarang sim\` or use simulator: embedded`);
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * What `tarang run` and `tarang paper` share: load the config, apply flag overrides, launch, install
+ * the signal handlers, stop at `--duration` (clock time) or, for paper without one, at the session
+ * close, and wait for the daemon to stop.
+ */
+import { nseCalendar } from '../core/calendar.js';
+import { ConfigError } from '../core/errors.js';
+import { createLogger } from '../core/log.js';
+import { istDate } from '../core/time.js';
+import { loadDaemonConfig, PaperSchema, parseDuration, type DaemonConfig } from './config.js';
+import type { DaemonMode } from './daemon.js';
+import { launchDaemon } from './launch.js';
+import { handleStopSignals } from './signals.js';
+
+export interface CliFlags {
+  readonly config: string;
+  readonly duration?: string;
+  readonly speed?: string;
+  readonly store?: string;
+  readonly opsPort?: string;
+  readonly status?: boolean;
+  readonly logLevel?: string;
+}
+
+export function applyFlags(c: DaemonConfig, f: CliFlags, mode: DaemonMode): DaemonConfig {
+  let out = c;
+  if (f.store !== undefined) out = { ...out, store: f.store };
+  if (f.opsPort !== undefined) {
+    const port = Number(f.opsPort);
+    if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new ConfigError(`--ops-port: expected a port number, got ${JSON.stringify(f.opsPort)}`);
+    out = { ...out, ops: { ...out.ops, port } };
+  }
+  if (f.status === false) out = { ...out, statusIntervalMs: 0 };
+  if (f.logLevel !== undefined) out = { ...out, log: { level: f.logLevel as DaemonConfig['log']['level'] } };
+  if (mode === 'paper') {
+    const paper = out.paper ?? PaperSchema.parse({});
+    let speed = paper.speed;
+    if (f.speed !== undefined) {
+      speed = Number(f.speed);
+      if (!(speed > 0) || !Number.isFinite(speed)) throw new ConfigError(`--speed: expected a positive number, got ${JSON.stringify(f.speed)}`);
+    }
+    out = { ...out, paper: { ...paper, speed, ...(f.duration !== undefined ? { duration: f.duration } : {}) } };
+  }
+  return out;
+}
+
+export async function runFromCli(mode: DaemonMode, flags: CliFlags): Promise<void> {
+  const config = applyFlags(loadDaemonConfig(flags.config), flags, mode);
+  let durationS: number | undefined;
+  const durationText = flags.duration ?? (mode === 'paper' ? config.paper?.duration : undefined);
+  if (durationText !== undefined) {
+    try {
+      durationS = parseDuration(durationText);
+    } catch (e) {
+      throw new ConfigError(`--duration: ${(e as Error).message}`);
+    }
+  }
+  const log = createLogger({ level: config.log.level, name: `tarang-${mode}` });
+  const { daemon, clock } = await launchDaemon({ config, file: flags.config, mode, log });
+  const off = handleStopSignals({
+    stop: (signal) => daemon.stop(`signal ${signal}`),
+    onForce: () => process.stderr.write('\ntarang: forced exit; the next start reconciles with the broker\n'),
+  });
+  try {
+    await daemon.start();
+    const startedAt = clock.now();
+    let stopAt: number | undefined;
+    if (durationS !== undefined) stopAt = startedAt + durationS * 1000;
+    else if (mode === 'paper') stopAt = nseCalendar().session(istDate(startedAt))?.close;
+    if (stopAt !== undefined) {
+      const why = durationS !== undefined ? `duration ${durationText} reached` : 'session closed';
+      clock.setTimeout(() => void daemon.stop(why), Math.max(0, stopAt - startedAt));
+    }
+    await daemon.stopped;
+  } finally {
+    off();
+  }
+}
