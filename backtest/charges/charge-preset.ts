@@ -19,7 +19,7 @@ import type { Product, Side } from '../../src/core/enums.js';
 import type { Instrument } from '../../src/core/instruments.js';
 import type { Paise } from '../../src/core/money.js';
 import { configPath } from '../../src/core/paths.js';
-import { istDate } from '../../src/core/time.js';
+import { istMidnight } from '../../src/core/time.js';
 import type { ChargeCalculator, ChargeInput } from '../../src/adapters/simulator/matching/charges.js';
 import type { ChargeBreakdown } from '../../src/adapters/simulator/matching/types.js';
 import { applyRate, parsePercent, parseRupees, type ExactRate } from './exact-rate.js';
@@ -63,6 +63,8 @@ interface SidedRate {
 
 export interface RatePeriod {
   readonly effectiveFrom: string;
+  /** 00:00 IST of effectiveFrom, epoch ms. */
+  readonly fromMs: number;
   readonly stt: SidedRate;
   readonly exchange: SidedRate;
   readonly sebi: SidedRate;
@@ -105,6 +107,7 @@ export function parseChargePreset(text: string, source: string): ChargePreset {
   const periods = f.periods
     .map((p, i) => ({
       effectiveFrom: p.effective_from,
+      fromMs: dateMs(p.effective_from, `${source} periods.${i}.effective_from`),
       stt: side(p.stt, `periods.${i}.stt`),
       exchange: side(p.exchange, `periods.${i}.exchange`),
       sebi: side(p.sebi, `periods.${i}.sebi`),
@@ -146,11 +149,18 @@ export function loadChargePreset(nameOrPath: string): ChargePreset {
   return parseChargePreset(text, path);
 }
 
+function dateMs(date: string, where: string): number {
+  try {
+    return istMidnight(date);
+  } catch {
+    throw new ConfigError(`${where}: no such date ${JSON.stringify(date)}`, { where, date });
+  }
+}
+
 export function periodFor(preset: ChargePreset, ts: number): { period: RatePeriod; beforeFirst: boolean } {
-  const day = istDate(ts);
   let chosen = preset.periods[0]!;
-  for (const p of preset.periods) if (p.effectiveFrom <= day) chosen = p;
-  return { period: chosen, beforeFirst: day < preset.periods[0]!.effectiveFrom };
+  for (const p of preset.periods) if (p.fromMs <= ts) chosen = p;
+  return { period: chosen, beforeFirst: ts < preset.periods[0]!.fromMs };
 }
 
 export interface FillForCharges {

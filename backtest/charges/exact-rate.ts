@@ -10,6 +10,9 @@ import type { Paise } from '../../src/core/money.js';
 export interface ExactRate {
   readonly num: bigint;
   readonly den: bigint;
+  /** The same as numbers (exact: rates have few digits), for the fast path of applyRate. */
+  readonly numN: number;
+  readonly denN: number;
   /** The text it came from, for reports. */
   readonly text: string;
 }
@@ -21,7 +24,10 @@ export function parsePercent(text: string, where: string): ExactRate {
   const m = DECIMAL.exec(text.trim());
   if (!m) throw new ConfigError(`${where}: expected a percentage as a decimal string like "0.00297", got ${JSON.stringify(text)}`, { where, text });
   const frac = m[2] ?? '';
-  return { num: BigInt(m[1]! + frac), den: 100n * 10n ** BigInt(frac.length), text };
+  const num = BigInt(m[1]! + frac);
+  const den = 100n * 10n ** BigInt(frac.length);
+  if (den > BigInt(Number.MAX_SAFE_INTEGER)) throw new ConfigError(`${where}: ${text} has too many decimals`, { where, text });
+  return { num, den, numN: Number(num), denN: Number(den), text };
 }
 
 /** "20" or "20.50" rupees -> paise, exactly. */
@@ -35,7 +41,14 @@ export function parseRupees(text: string, where: string): Paise {
 
 /** round_half_up(amount x rate), amount in paise (a non-negative safe integer). */
 export function applyRate(amount: Paise, rate: ExactRate): Paise {
-  if (rate.num === 0n || amount === 0) return 0;
+  if (rate.numN === 0 || amount === 0) return 0;
+  const pn = amount * rate.numN;
+  if (Number.isSafeInteger(pn)) {
+    // Exact in doubles: integer quotient and remainder of safe integers.
+    const q = Math.floor(pn / rate.denN);
+    const r = pn - q * rate.denN;
+    return 2 * r >= rate.denN ? q + 1 : q;
+  }
   const p = BigInt(amount) * rate.num;
   const q = p / rate.den;
   const r = p % rate.den;

@@ -28,6 +28,16 @@ describe('exact rates', () => {
     expect(applyRate(4_999, parsePercent('0.01', 't'))).toBe(0);
   });
 
+  it('agrees with BigInt arithmetic beyond the range where doubles are exact', () => {
+    const r = parsePercent('0.03503', 't');
+    for (const amount of [1, 999, 753_750, 2 ** 40 + 7, 2 ** 52 + 1]) {
+      const p = BigInt(amount) * 3503n;
+      const den = 10_000_000n;
+      const expected = Number(p / den + (2n * (p % den) >= den ? 1n : 0n));
+      expect(applyRate(amount, r), String(amount)).toBe(expected);
+    }
+  });
+
   it('rejects a rate that is not a decimal string', () => {
     expect(() => parsePercent('1e-5', 'cfg x')).toThrow(/cfg x: expected a percentage/);
   });
