@@ -203,7 +203,10 @@ export class MatchingEngine {
     return o ? snapshot(o) : undefined;
   }
 
-  /** The day's order book (orders placed since the last new-day open, and every still-working order), in placement order. */
+  /**
+   * The day's order book (orders placed since the last new-day open, and every still-working
+   * order), in placement order. Orders that finished before the current day are forgotten.
+   */
   orders(): SimOrder[] {
     return this.dayOrders.map(snapshot);
   }
@@ -646,7 +649,11 @@ export class MatchingEngine {
     const date = istDate(ts);
     if (this.sessionDate !== undefined && date !== this.sessionDate) {
       this.account.rollDay();
-      this.dayOrders = this.dayOrders.filter((o) => !TERMINAL.has(o.phase));
+      // The order book is per day (as on the live service): finished orders and smart orders are
+      // forgotten, so a long backtest holds only what is still working.
+      for (const o of this.dayOrders) if (TERMINAL.has(o.phase) && !(o.smart && this.smartLive(o.smart))) this.orderMap.delete(o.orderId);
+      for (const [id, sm] of this.smartMap) if (!this.smartLive(sm)) this.smartMap.delete(id);
+      this.dayOrders = this.dayOrders.filter((o) => this.orderMap.has(o.orderId) && !TERMINAL.has(o.phase));
       this.dayTrades = [];
       this.tradesByOrder.clear();
     }
@@ -1139,6 +1146,10 @@ export class MatchingEngine {
         this.settleSmart(smart, ts);
       }
     }
+  }
+
+  private smartLive(s: SmartState): boolean {
+    return s.status === SmartStatus.CREATED || s.status === SmartStatus.ACTIVE;
   }
 
   /** Moves a working order to the back of its book as a fresh arrival. */

@@ -58,6 +58,7 @@ describe('venue account', () => {
     expect(h.engine.account.holding(R)).toMatchObject({ totalQty: 4, t1Qty: 0, dpQty: 4, dpAvgPrice: 100_000 });
     expect(h.engine.account.funds().sodBalance).toBe(10_000_000);
     expect(h.engine.orders()).toHaveLength(0);
+    expect(h.engine.getOrder(naked.orderId)).toBeUndefined();
     h.tick(R, 105_000, { bid: 105_000, ask: 105_000 });
     h.engine.placeOrder({ instrument: R, side: 'SELL', qty: 4, orderType: 'MARKET', validity: 'DAY', product: 'CNC' });
     expect(h.engine.account.holdings()).toHaveLength(0);

@@ -102,6 +102,20 @@ describe('smart orders', () => {
     expect(c.stopLoss!.venueStatus).toBe('CANCELLED');
   });
 
+  it('keeps a working smart order across a new day while finished orders are forgotten', () => {
+    const h = harness();
+    h.tick(R, 142_650, { bid: 142_645, ask: 142_650 });
+    const done = h.engine.placeOrder({ instrument: R, side: 'BUY', qty: 1, orderType: 'MARKET', validity: 'DAY', product: 'INTRADAY' });
+    const r = h.engine.placeSmartOrder({ ...base, side: 'BUY', entryType: 'LIMIT', limitPrice: 142_000, stopLoss: { triggerPrice: 141_000 } });
+    h.engine.expireSession();
+    h.clock.advanceBy(24 * 3_600_000);
+    h.engine.openSession();
+    expect(h.engine.getOrder(done.orderId)).toBeUndefined();
+    expect(h.engine.orders().map((o) => o.orderId)).toEqual([r.orderId, r.smart.stopLoss!.orderId]);
+    h.tick(R, 141_900, { bid: 141_895, ask: 141_900 });
+    expect(h.engine.getSmartOrder(r.orderId)!.status).toBe('ACTIVE');
+  });
+
   it('cancelling an unfilled parent cancels its dormant legs', () => {
     const h = harness();
     h.tick(R, 142_650);
