@@ -5,6 +5,7 @@
  * Longer candles are aggregates of these, so every interval agrees with every other.
  */
 import type { Session } from '../../../core/calendar.js';
+import { bucketStart } from '../../../core/candles.js';
 import type { Instrument } from '../../../core/instruments.js';
 import type { Paise } from '../../../core/money.js';
 import { roundToTick } from '../../../core/money.js';
@@ -50,6 +51,33 @@ export class CandleGenerator {
       bars[k] = { start: session.open + k * MINUTE_MS, open, high, low, close, volume: path.volume[k]! };
     }
     return bars;
+  }
+
+  /**
+   * The day candle of a cash equity or index, equal to aggregating `instrumentDay` but without
+   * building its minute bars (a year of daily candles is 250 days x 375 minutes).
+   */
+  instrumentDayBar(i: Instrument, date: string): Bar | undefined {
+    const day = this.spotDay(i, date);
+    if (!day) return undefined;
+    const { path, session } = day;
+    const tick = i.tickSize;
+    const n = path.open.length;
+    const first = roundToTick(path.open[0]! * 100, tick);
+    let high = 0;
+    let low = Number.POSITIVE_INFINITY;
+    let volume = 0;
+    let close = first;
+    for (let k = 0; k < n; k++) {
+      const open = roundToTick(path.open[k]! * 100, tick);
+      close = roundToTick(path.close[k]! * 100, tick);
+      const h = Math.max(roundToTick(path.high[k]! * 100, tick), open, close);
+      const l = Math.max(tick, Math.min(roundToTick(path.low[k]! * 100, tick), open, close));
+      if (h > high) high = h;
+      if (l < low) low = l;
+      volume += path.volume[k]!;
+    }
+    return { start: bucketStart(session.open, '1day'), open: first, high, low, close, volume };
   }
 
   /** Bars of a derivative contract on a trading day of its life; [] outside it. */

@@ -173,6 +173,11 @@ export class HistoryService {
     const out: Bar[] = [];
     const daily: Bar[] = [];
     for (const date of days) {
+      if (!isIntraday(interval) && date < today && t.kind === 'instrument') {
+        const bar = this.generator.instrumentDayBar(t.instrument, date);
+        if (bar) daily.push(bar);
+        continue;
+      }
       let minutes = this.dayMinutes(t, date, date === today ? now : undefined);
       if (minutes.length === 0) continue;
       if (date >= today) minutes = minutes.filter((b) => b.start < now);

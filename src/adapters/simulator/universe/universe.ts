@@ -225,8 +225,9 @@ export class Universe {
 
   // ---- construction -------------------------------------------------------------------------
 
-  private add(i: Instrument, path?: { key: string; spec: PathSpec }): void {
-    if (this.table.get(i.id)) throw new RangeError(`duplicate scrip code ${i.id}`);
+  private add(i: Instrument, path?: { key: string; spec: PathSpec }, unique = false): void {
+    // Contract ids are sequential, hence unique by construction; check the hand-assigned ones.
+    if (!unique && this.table.get(i.id)) throw new RangeError(`duplicate scrip code ${i.id}`);
     this.table.add(i);
     this.all.push(i);
     if (path) this.pathByScrip.set(i.id, path);
@@ -406,7 +407,7 @@ export class Universe {
         this.currentChains.set(`${entry.info.symbol}|${exp.date}`, chain);
         for (const c of chain) {
           const inst = contractInstrument(c);
-          this.add(inst);
+          this.add(inst, undefined, true);
           this.contractByScrip.set(inst.id, c);
           this.currentBySymbol.set(c.tradingSymbol, c);
         }
