@@ -292,7 +292,7 @@ export class Universe {
       fnoMeta.set(symbol, { spec: entry.spec, step, lot });
     }
     const taken = new Set([...fnoSymbols, ...INDICES.map((i) => i.symbol)]);
-    const generated = generateEquityNames(this.seed, Math.max(0, nseCount - listed.length), taken);
+    const generated = generateEquityNames(this.seed, Math.max(0, Math.max(nseCount, bseCount) - listed.length), taken);
     for (const g of generated) {
       const rng = new Rng(this.seed, 'equity', g.symbol);
       const price = Math.min(60000, Math.max(5, Math.exp(Math.log(300) + 1.1 * rng.normal())));

@@ -116,6 +116,14 @@ describe('instrument master CSVs (spec 2.3)', () => {
     expect(other.underlyingClose('NIFTY', '2026-08-14')).toBe(u.underlyingClose('NIFTY', '2026-08-14'));
   });
 
+  it('sizes each exchange as asked, BSE-only listings included, derivatives only on NSE-listed stocks', () => {
+    const small = Universe.build({ seed: 3, today: TODAY, calendar: nseCalendar(), nseEquities: 50, bseEquities: 400 });
+    const count = (ex: string) => small.instruments().filter((i) => i.kind === 'EQUITY' && i.exchange === ex).length;
+    expect([count('NSE'), count('BSE')]).toEqual([50, 400]);
+    expect(small.underlyings().filter((x) => x.kind === 'EQUITY')).toHaveLength(50);
+    expect(small.underlying('RELIANCE')?.instrument.id).toBe('NSE_2885');
+  });
+
   it('rejects bad options with a message naming them', () => {
     expect(() => Universe.build({ seed: 1, today: '2026-13-01', calendar: nseCalendar() })).toThrow(/2026-13-01/);
     expect(() => Universe.build({ seed: 1, today: TODAY, calendar: nseCalendar(), nseEquities: -1 })).toThrow(/nseEquities/);
