@@ -96,16 +96,34 @@ export class StrategyRunner {
     this.pausedReason = undefined;
   }
 
+  // Each hook is called inside its own try/catch rather than through a closure: no allocation per
+  // event on the hot path.
+
   start(): void {
-    if (this.strategy.onStart) this.call('onStart', () => this.strategy.onStart!(this.ctx));
+    if (!this.strategy.onStart) return;
+    try {
+      this.strategy.onStart(this.ctx);
+    } catch (err) {
+      this.failed('onStart', err);
+    }
   }
 
   stop(): void {
-    if (this.strategy.onStop) this.call('onStop', () => this.strategy.onStop!(this.ctx));
+    if (!this.strategy.onStop) return;
+    try {
+      this.strategy.onStop(this.ctx);
+    } catch (err) {
+      this.failed('onStop', err);
+    }
   }
 
   tick(t: TickEvent): void {
-    if (this.strategy.onTick && this.pausedReason === undefined) this.call('onTick', () => this.strategy.onTick!(t, this.ctx));
+    if (!this.strategy.onTick || this.pausedReason !== undefined) return;
+    try {
+      this.strategy.onTick(t, this.ctx);
+    } catch (err) {
+      this.failed('onTick', err);
+    }
   }
 
   /** A candle of a declared series (the engine routes only those). `warmupOnly` forces warm-up (history feed). */
@@ -121,20 +139,41 @@ export class StrategyRunner {
     const was = this.warmingUp;
     // The candle that completes the last series is still a warm-up candle.
     this.warmingUp = warmupOnly || was;
-    if (this.strategy.onCandle && this.pausedReason === undefined) this.call('onCandle', () => this.strategy.onCandle!(c, this.ctx));
+    if (this.strategy.onCandle && this.pausedReason === undefined) {
+      try {
+        this.strategy.onCandle(c, this.ctx);
+      } catch (err) {
+        this.failed('onCandle', err);
+      }
+    }
     this.warmingUp = this.short > 0;
   }
 
   order(o: OrderSnapshot): void {
-    if (this.strategy.onOrder && this.pausedReason === undefined) this.call('onOrder', () => this.strategy.onOrder!(o, this.ctx));
+    if (!this.strategy.onOrder || this.pausedReason !== undefined) return;
+    try {
+      this.strategy.onOrder(o, this.ctx);
+    } catch (err) {
+      this.failed('onOrder', err);
+    }
   }
 
   fill(f: FillEvent): void {
-    if (this.strategy.onFill && this.pausedReason === undefined) this.call('onFill', () => this.strategy.onFill!(f, this.ctx));
+    if (!this.strategy.onFill || this.pausedReason !== undefined) return;
+    try {
+      this.strategy.onFill(f, this.ctx);
+    } catch (err) {
+      this.failed('onFill', err);
+    }
   }
 
   position(p: PositionEvent): void {
-    if (this.strategy.onPosition && this.pausedReason === undefined) this.call('onPosition', () => this.strategy.onPosition!(p, this.ctx));
+    if (!this.strategy.onPosition || this.pausedReason !== undefined) return;
+    try {
+      this.strategy.onPosition(p, this.ctx);
+    } catch (err) {
+      this.failed('onPosition', err);
+    }
   }
 
   private submit(d: IntentDraft): string {
@@ -151,16 +190,12 @@ export class StrategyRunner {
     return id;
   }
 
-  private call(hook: string, fn: () => void): void {
-    try {
-      fn();
-    } catch (err) {
-      const message = describeError(err);
-      this.pausedReason = `${hook} threw: ${message}`;
-      this.deps.log.error({ err, strategy: this.id, hook }, 'strategy failed; paused (the engine and other strategies go on)');
-      const ts = this.deps.clock.now();
-      this.deps.bus.publish({ type: 'lifecycle', ts, phase: LifecyclePhase.STRATEGY_PAUSED, source: `strategy:${this.id}`, detail: this.pausedReason });
-      this.deps.bus.publish({ type: 'alert', ts, level: 'warn', code: 'STRATEGY_PAUSED', message: `strategy ${this.id} paused: ${this.pausedReason}` });
-    }
+  private failed(hook: string, err: unknown): void {
+    this.pausedReason = `${hook} threw: ${describeError(err)}`;
+    this.deps.log.error({ err, strategy: this.id, hook }, 'strategy failed; paused (the engine and other strategies go on)');
+    const ts = this.deps.clock.now();
+    this.deps.bus.publish({ type: 'lifecycle', ts, phase: LifecyclePhase.STRATEGY_PAUSED, source: `strategy:${this.id}`, detail: this.pausedReason });
+    this.deps.bus.publish({ type: 'alert', ts, level: 'warn', code: 'STRATEGY_PAUSED', message: `strategy ${this.id} paused: ${this.pausedReason}` });
   }
+
 }

@@ -2,9 +2,9 @@
  * Execution: turns approved intents into venue calls and venue answers into order state.
  *
  * - Every order carries our client tag (the intent id) in `remarks`; its record exists in the
- *   order state machine (PENDING_NEW) before the write leaves, and for asynchronous venues the
- *   tag is journaled in the store (`tags` namespace) before the write, so a crash in between can
- *   always be reconciled by tag.
+ *   order state machine (PENDING_NEW) before the write leaves, and for asynchronous (network)
+ *   venues the tag is journaled in the store (`tags` namespace) before the write, so a crash in
+ *   between can always be reconciled by tag. In-process venues need no journal.
  * - Write outcomes: `accepted` links the venue id; `rejected` ends the order (and publishes a
  *   `denied` event with VENUE_REJECTED); `unknown` (timeout, lost ack, a thrown error) is never
  *   retried: the order book is searched for the tag after each delay of `reconcileDelaysMs`, and
@@ -32,7 +32,7 @@ import type { JsonValue, Store } from '../../core/store.js';
 import type { ExecutionConfig } from './config.js';
 import { legTag, type OrderStateMachine } from './order-state-machine.js';
 import type { Portfolio } from './portfolio.js';
-import { isPromiseLike, type ExecutionVenue, type VenueFill, type VenueFunds, type VenueResult, type VenueUpdate, type WriteOutcome } from './venue.js';
+import { isPromiseLike, type ExecutionVenue, type VenueFill, type VenueFunds, type VenuePosition, type VenueResult, type VenueUpdate, type WriteOutcome } from './venue.js';
 
 export interface ExecutionEngineOptions {
   readonly clock: Clock;
@@ -165,12 +165,46 @@ export class ExecutionEngine {
       for (const s of book) this.orders.applyState(s);
       const trades = await this.value(this.venue.trades());
       for (const f of trades) this.orders.applyFill(f);
+      // Working orders we cannot own (no tag of ours): flagged, never touched.
+      const foreign = book.filter((s) => this.orders.tagOfOrderId(s.orderId) === undefined && !isTerminalStatus(s.status));
+      if (foreign.length > 0) {
+        this.bus.publish({ type: 'alert', ts: this.clock.now(), level: 'warn', code: 'FOREIGN_ORDERS', message: `${foreign.length} working orders at the venue are not ours (no tarang tag); left alone`, context: { orderIds: foreign.slice(0, 20).map((s) => s.orderId) } });
+      }
+      await this.checkPositions();
       await this.refreshFunds();
       if (this.orders.hasFillGaps()) this.onFillGap();
       this.bus.publish({ type: 'lifecycle', ts: this.clock.now(), phase: 'reconciled', source: 'execution', detail: `${reason}: ${book.length} orders, ${trades.length} trades` });
     } catch (err) {
       this.log.error({ err, reason }, 'execution: resync with the venue failed; will try again on the next reconnect');
       this.bus.publish({ type: 'alert', ts: this.clock.now(), level: 'warn', code: 'RESYNC_FAILED', message: `could not read the order book (${describeError(err)})` });
+    }
+  }
+
+  /**
+   * Compares the venue's positions with the portfolio built from fills and raises an alert for
+   * each difference (positions carried from earlier days, manual trades). Nothing is adjusted:
+   * an operator decides.
+   */
+  private async checkPositions(): Promise<void> {
+    let venuePositions: readonly VenuePosition[];
+    try {
+      venuePositions = await this.value(this.venue.positions());
+    } catch (err) {
+      this.log.warn({ err }, 'execution: could not read venue positions for the check');
+      return;
+    }
+    const seen = new Set<string>();
+    const diffs: Array<{ instrument: string; product: Product; venue: number; ours: number }> = [];
+    for (const vp of venuePositions) {
+      seen.add(`${vp.instrument}|${vp.product}`);
+      const ours = this.portfolio.books().find((b) => b.instrument === vp.instrument && b.product === vp.product)?.netQty ?? 0;
+      if (ours !== vp.netQty) diffs.push({ instrument: vp.instrument, product: vp.product, venue: vp.netQty, ours });
+    }
+    for (const b of this.portfolio.positions()) {
+      if (!seen.has(`${b.instrument}|${b.product}`) && venuePositions.length > 0) diffs.push({ instrument: b.instrument, product: b.product, venue: 0, ours: b.netQty });
+    }
+    if (diffs.length > 0) {
+      this.bus.publish({ type: 'alert', ts: this.clock.now(), level: 'warn', code: 'POSITION_MISMATCH', message: `${diffs.length} positions differ between the venue and tarang's fills`, context: { diffs: diffs.slice(0, 20) } });
     }
   }
 
@@ -423,12 +457,13 @@ export class ExecutionEngine {
 
   /** A place (regular, smart or leg): journal, send, handle the outcome. */
   private write(tag: string, kind: 'place', journal: { [k: string]: string | number | boolean }, call: () => VenueResult<WriteOutcome>): void {
-    const entry = Object.assign({ ts: this.clock.now() }, journal);
     if (this.venue.capabilities.synchronous || !this.store) {
-      void this.persist('tags', tag, entry);
+      // An in-process venue lives and dies with this process: there is nothing to reconcile after
+      // a crash, so no journal (backtests stay free of per-order persistence).
       this.send(tag, kind, undefined, call, () => undefined);
       return;
     }
+    const entry = Object.assign({ ts: this.clock.now() }, journal);
     // Asynchronous venue: the tag is durable before the order can exist.
     this.inflight++;
     this.store.set('tags', tag, entry).then(

@@ -75,6 +75,8 @@ interface OrderRecord {
   snapshot: OrderSnapshot;
 }
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
 const LEG_SUFFIX: Readonly<Record<SmartLegName, string>> = { entry: '', stopLoss: '.sl', target: '.tg' };
 const MAX_ORPHANS = 10_000;
 
@@ -426,28 +428,29 @@ export class OrderStateMachine {
   }
 
   private publish(rec: OrderRecord): void {
-    const snap: OrderSnapshot = {
+    // Built field by field (no conditional spreads): one allocation per published state.
+    const snap: Mutable<OrderSnapshot> = {
       tag: rec.tag,
       strategyId: rec.strategyId,
-      ...(rec.orderId !== undefined ? { orderId: rec.orderId } : {}),
       instrument: rec.instrument,
       side: rec.side,
       qty: rec.qty,
       orderType: rec.orderType,
       product: rec.product,
       validity: rec.validity,
-      ...(rec.limitPrice !== undefined ? { limitPrice: rec.limitPrice } : {}),
-      ...(rec.triggerPrice !== undefined ? { triggerPrice: rec.triggerPrice } : {}),
       status: rec.status,
-      ...(rec.venueStatus !== undefined ? { venueStatus: rec.venueStatus } : {}),
-      filledQty: Math.max(rec.fillQty, rec.reportedFilled),
+      filledQty: rec.fillQty > rec.reportedFilled ? rec.fillQty : rec.reportedFilled,
       filledValue: rec.fillValue,
       modifications: rec.modifications,
-      ...(rec.reason !== undefined ? { reason: rec.reason } : {}),
-      ...(rec.parentTag !== undefined ? { parentTag: rec.parentTag } : {}),
-      ...(rec.leg !== undefined ? { leg: rec.leg } : {}),
-      ...(rec.replaces !== undefined ? { replaces: rec.replaces } : {}),
     };
+    if (rec.orderId !== undefined) snap.orderId = rec.orderId;
+    if (rec.limitPrice !== undefined) snap.limitPrice = rec.limitPrice;
+    if (rec.triggerPrice !== undefined) snap.triggerPrice = rec.triggerPrice;
+    if (rec.venueStatus !== undefined) snap.venueStatus = rec.venueStatus;
+    if (rec.reason !== undefined) snap.reason = rec.reason;
+    if (rec.parentTag !== undefined) snap.parentTag = rec.parentTag;
+    if (rec.leg !== undefined) snap.leg = rec.leg;
+    if (rec.replaces !== undefined) snap.replaces = rec.replaces;
     rec.snapshot = snap;
     if (isTerminalStatus(rec.status)) this.open.delete(rec);
     if (rec.reportedFilled > rec.fillQty) this.gaps.add(rec);

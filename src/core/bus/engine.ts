@@ -55,7 +55,8 @@ export class Engine {
   private readonly candles: CandleAggregator | undefined;
   private readonly log: Logger;
   private readonly byInstrument = new Map<string, StrategyRunner[]>();
-  private readonly bySeries = new Map<string, StrategyRunner[]>();
+  /** instrument -> interval -> runners (nested maps: no key string built per candle). */
+  private readonly bySeries = new Map<string, Map<string, StrategyRunner[]>>();
   private readonly byId = new Map<string, StrategyRunner>();
   private readonly states = new Map<string, { [key: string]: JsonValue }>();
   private readonly journal = new Map<string, JournalEntry>();
@@ -161,7 +162,11 @@ export class Engine {
       this.byId.set(spec.id, runner);
       for (const i of strategy.instruments) {
         push(this.byInstrument, i, runner);
-        for (const iv of strategy.intervals ?? []) push(this.bySeries, `${i}|${iv}`, runner);
+        for (const iv of strategy.intervals ?? []) {
+          let m = this.bySeries.get(i);
+          if (!m) this.bySeries.set(i, (m = new Map()));
+          push(m, iv, runner);
+        }
       }
       return runner;
     });
@@ -196,7 +201,7 @@ export class Engine {
 
   private onCandle(c: CandleEvent): void {
     this.portfolio.mark(c.instrument, c.close, c.ts);
-    const rs = this.bySeries.get(`${c.instrument}|${c.interval}`);
+    const rs = this.bySeries.get(c.instrument)?.get(c.interval);
     if (rs) for (let i = 0; i < rs.length; i++) rs[i]!.candle(c);
     this.trailing.onPrice(c.instrument, c.high, c.low, c.close);
   }
@@ -271,7 +276,7 @@ export class Engine {
   /** Feeds historical candles to the strategies only (warm-up before live data): no orders, no bus. */
   feedWarmup(candles: readonly CandleEvent[]): void {
     for (const c of candles) {
-      const rs = this.bySeries.get(`${c.instrument}|${c.interval}`);
+      const rs = this.bySeries.get(c.instrument)?.get(c.interval);
       if (rs) for (const r of rs) r.candle(c, true);
     }
   }

@@ -182,6 +182,37 @@ describe('execution through the engine', () => {
   });
 });
 
+describe('restart', () => {
+  it('adopts its own orders from the order book by tag, attributes them from the journal, and flags foreign ones', async () => {
+    const a = handle();
+    const h1 = await harness({ strategies: [{ id: 's1', strategy: a.strategy }], venue: { async: true } });
+    const tag = a.h.ctx!.buy('NSE_2885', 4, { limitPrice: 100_00 });
+    await h1.engine.execution.idle();
+    const orderId = h1.engine.orders.get(tag)!.orderId!;
+    // The process dies here. The broker still has the order (and filled half of it), plus a manual one.
+    const book = h1.venue;
+    const b = handle();
+    const h2 = await harness({
+      store: h1.store,
+      strategies: [{ id: 's1', strategy: b.strategy }],
+      before: (venue) => {
+        venue.seed(book.order(orderId)!);
+        venue.fill(orderId, 2, 100_00);
+        venue.seed({ orderId: 'MANUAL-1', instrument: 'NSE_11536', side: 'SELL', qty: 1, orderType: 'LIMIT', limitPrice: 4000_00, status: 'OPEN', filledQty: 0, ts: 0 });
+      },
+    });
+    expect(h2.engine.orders.get(tag)).toMatchObject({ strategyId: 's1', status: 'PARTIALLY_FILLED', filledQty: 2, orderId });
+    expect(h2.engine.portfolio.netQty('NSE_2885', 's1')).toBe(2);
+    expect(b.h.ctx!.orders.open('NSE_2885').map((o) => o.tag)).toEqual([tag]);
+    const alerts = h2.of('alert');
+    expect(alerts.find((x) => x.code === 'FOREIGN_ORDERS')?.context).toEqual({ orderIds: ['MANUAL-1'] });
+    expect(alerts.some((x) => x.code === 'ORDER_ADOPTED')).toBe(false);
+    // The restarted strategy can manage the adopted order.
+    b.h.ctx!.cancel(tag);
+    expect(h2.venue.writesOf('cancel').map((w) => w.req.orderId)).toEqual([orderId]);
+  });
+});
+
 describe('smart orders and trailing stops', () => {
   it('routes a smart order to the venue with its legs tracked, rejecting a leg on the wrong side first', async () => {
     const a = handle();

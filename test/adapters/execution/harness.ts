@@ -28,6 +28,8 @@ export interface HarnessOptions {
   execution?: ExecutionConfigInput;
   store?: Store;
   buildCandles?: boolean;
+  /** Runs before the engine starts (seed the venue's book, the store). */
+  before?: (venue: RecordingVenue, clock: VirtualClock) => void | Promise<void>;
 }
 
 /** A strategy object with nothing but the given hooks, over RELIANCE. */
@@ -39,6 +41,7 @@ export async function harness(o: HarnessOptions = {}) {
   const clock = new VirtualClock(T0);
   const venue = new RecordingVenue({ clock, ...o.venue });
   const store = o.store ?? new MemoryStore();
+  await o.before?.(venue, clock);
   const engine = await Engine.create({
     clock, venue, store, instruments: new InstrumentTable([RELIANCE, TCS]), strategies: o.strategies ?? [],
     ...(o.risk ? { risk: o.risk } : {}), ...(o.execution ? { execution: o.execution } : {}),
