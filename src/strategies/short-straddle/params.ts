@@ -19,6 +19,12 @@ export const shortStraddleParams = z
     /** Lots per leg; quantity = lots x the lot size from the instrument master. */
     lots: z.number().int().positive().default(1),
     entryTime: timeOfDay.prefault('09:20'),
+    /**
+     * Each leg is sold with a marketable limit this many percent below the chain's bid (its last
+     * price when no bid): it fills at once in a normal market but never far below the quote, and the
+     * risk layer can price the margin from it. 0 sells at market.
+     */
+    entryLimitPercent: z.number().min(0).max(20).default(2),
     /** Minutes after `entryTime` during which a missing or stale chain may still arrive; then the day is skipped. */
     entryWindowMinutes: z.number().int().positive().default(10),
     exitTime: timeOfDay.prefault('15:15'),

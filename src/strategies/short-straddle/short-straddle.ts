@@ -1,6 +1,7 @@
 /**
  * `short-straddle`: at `entryTime` sells the at-the-money call and put of the nearest weekly
- * (or chosen) expiry of an index, `lots` lots each; protects each leg with its own BUY stop-loss at
+ * (or chosen) expiry of an index, `lots` lots each (marketable limits `entryLimitPercent` below the
+ * quote, or at market); protects each leg with its own BUY stop-loss at
  * `stopLossPercent` above its fill; buys everything back at `exitTime`.
  *
  * Data: the strategy declares the chain it needs (`optionChains`, see option-data.ts) and reads
@@ -17,7 +18,7 @@
  * leg its tags, fill price and status, so a restart neither sells twice nor forgets a stop.
  */
 import { z } from 'zod';
-import type { CandleEvent, OrderSnapshot, PositionEvent, TickEvent } from '../../core/events.js';
+import type { CandleEvent, FillEvent, OrderSnapshot, PositionEvent, TickEvent } from '../../core/events.js';
 import { isTerminalStatus } from '../../core/enums.js';
 import { Rounding, formatRupees, roundToTick, type Paise } from '../../core/money.js';
 import { istDate } from '../../core/time.js';
@@ -37,6 +38,9 @@ const legState = z.object({
   stopTag: z.string().nullable(),
   /** Average fill price of the sale, paise (rounded), once filled. */
   entryPrice: z.number().nullable(),
+  /** The sale's fills as received (the order's state may report a fill before its execution arrives). */
+  soldQty: z.number().default(0),
+  soldValue: z.number().default(0),
   status: z.enum(['entering', 'open', 'stopped', 'closed', 'failed']),
 });
 type LegState = z.output<typeof legState>;
@@ -100,7 +104,7 @@ class ShortStraddle implements OptionStrategy {
     if (!s) return;
     const entryLeg = s.legs.find((l) => l.entryTag === o.tag);
     if (entryLeg && entryLeg.status === 'entering' && isTerminalStatus(o.status)) {
-      if (o.filledQty > 0) this.protect(entryLeg, o, ctx);
+      if (o.filledQty > 0) this.maybeProtect(entryLeg, ctx);
       else {
         ctx.log.warn({ leg: entryLeg.optionType, status: o.status, reason: o.reason }, 'short-straddle: leg not sold');
         entryLeg.status = 'failed';
@@ -120,6 +124,14 @@ class ShortStraddle implements OptionStrategy {
       stopLeg.stopTag = null;
       this.closeLeg(stopLeg, ctx);
     }
+  }
+
+  onFill(f: FillEvent, ctx: OptionStrategyContext): void {
+    const leg = this.s?.legs.find((l) => l.entryTag === f.tag);
+    if (!leg) return;
+    leg.soldQty += f.qty;
+    leg.soldValue += f.qty * f.price;
+    if (leg.status === 'entering') this.maybeProtect(leg, ctx);
   }
 
   onPosition(pos: PositionEvent, _ctx: OptionStrategyContext): void {
@@ -185,17 +197,38 @@ class ShortStraddle implements OptionStrategy {
     for (const q of [ce, pe]) {
       const lot = this.lotSize(q, ctx);
       const qty = this.p.lots * lot;
-      const entryTag = ctx.submit({ kind: 'place', instrument: q.instrument, side: 'SELL', qty, orderType: 'MARKET', validity: 'DAY', product: this.p.product });
       const tick = ctx.instruments.get(q.instrument)?.tickSize ?? q.tickSize;
-      s.legs.push({ optionType: q.optionType, instrument: q.instrument, qty, tick, entryTag, stopTag: null, entryPrice: null, status: 'entering' });
+      const ref = q.bid ?? q.ltp;
+      const limit = this.p.entryLimitPercent > 0 && ref !== undefined ? Math.max(tick, roundToTick(ref * (1 - this.p.entryLimitPercent / 100), tick, Rounding.DOWN)) : undefined;
+      const entryTag = ctx.submit({
+        kind: 'place',
+        instrument: q.instrument,
+        side: 'SELL',
+        qty,
+        ...(limit === undefined ? { orderType: 'MARKET' as const } : { orderType: 'LIMIT' as const, limitPrice: limit }),
+        validity: 'DAY',
+        product: this.p.product,
+      });
+      s.legs.push({ optionType: q.optionType, instrument: q.instrument, qty, tick, entryTag, stopTag: null, entryPrice: null, soldQty: 0, soldValue: 0, status: 'entering' });
     }
   }
 
-  /** The entry filled (wholly, or partly and then ended): place the leg's stop for what was sold. */
-  private protect(leg: LegState, o: OrderSnapshot, ctx: StrategyContext): void {
-    const avg = o.filledValue / o.filledQty;
+  /**
+   * Once the sale has ended (filled, or partly filled and then cancelled/expired) and all its
+   * executions are in, places the leg's stop for what was sold, priced from the executions: the
+   * order's state can report a fill before the execution itself arrives (live and paper), and a
+   * stop priced from a fill not yet seen would be wrong.
+   */
+  private maybeProtect(leg: LegState, ctx: StrategyContext): void {
+    const o = ctx.orders.get(leg.entryTag);
+    if (!o || !isTerminalStatus(o.status) || o.filledQty === 0 || leg.soldQty < o.filledQty) return;
+    this.protect(leg, ctx);
+  }
+
+  private protect(leg: LegState, ctx: StrategyContext): void {
+    const avg = leg.soldValue / leg.soldQty;
     leg.entryPrice = Math.round(avg);
-    leg.qty = o.filledQty;
+    leg.qty = leg.soldQty;
     leg.status = 'open';
     const trigger = stopTrigger(avg, this.p.stopLossPercent, leg.tick);
     const limit = this.p.stopLimitBufferPercent > 0 ? roundToTick(trigger * (1 + this.p.stopLimitBufferPercent / 100), leg.tick, Rounding.UP) : undefined;

@@ -27,7 +27,14 @@ export interface PaperDaemon {
   close(): Promise<void>;
 }
 
-export async function startPaperDaemon(o: { day: string; strategies: DaemonConfigInput['strategies']; risk?: DaemonConfigInput['risk']; seed?: number }): Promise<PaperDaemon> {
+export async function startPaperDaemon(o: {
+  day: string;
+  strategies: DaemonConfigInput['strategies'];
+  risk?: DaemonConfigInput['risk'];
+  seed?: number;
+  /** Load the F&O instrument master too (option strategies). */
+  fno?: boolean;
+}): Promise<PaperDaemon> {
   const clock = new VirtualClock(istDateTime(o.day, '09:15'));
   const config = DaemonConfigSchema.parse({
     strategies: o.strategies,
@@ -47,7 +54,7 @@ export async function startPaperDaemon(o: { day: string; strategies: DaemonConfi
     out: null,
     clock,
     simulator: { venue: { nseEquities: 30, bseEquities: 5 } },
-    sources: ['equity', 'index'],
+    sources: o.fno ? ['equity', 'index', 'fno'] : ['equity', 'index'],
   });
   await daemon.start();
   const sim = simulator!;

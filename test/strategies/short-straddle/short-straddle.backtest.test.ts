@@ -93,8 +93,8 @@ describe('short-straddle in the backtester, on expired weekly contracts', () => 
     expect(new Set(sells.map((f) => f.instrument.slice(-2)))).toEqual(new Set(['CE', 'PE']));
     const lot = week.instruments.get(a!.instrument)!.lotSize;
     expect(sells.every((f) => f.qty === lot)).toBe(true);
-    // Sold at the open of the 09:20 candle (decided at its start, 09:20), bought back after 15:15.
-    expect(sells.every((f) => f.ts >= istDateTime(week.day, '09:20') && f.ts < istDateTime(week.day, '09:21'))).toBe(true);
+    // Sold with marketable limits placed at 09:20 (never before), bought back after 15:15.
+    expect(sells.every((f) => f.ts >= istDateTime(week.day, '09:20') && f.ts < istDateTime(week.day, '15:15'))).toBe(true);
     const buys = run.fills.filter((f) => f.side === 'BUY');
     expect(buys).toHaveLength(2);
     expect(buys.every((f) => f.ts >= istDateTime(week.day, '15:15'))).toBe(true);

@@ -61,13 +61,17 @@ describe('short-straddle against the matching engine', () => {
     const h = harness({ lots: 2 });
     for (const c of minuteCandles(NIFTY.id, DAY, '09:15', flat(21710, 4))) h.candle(c);
     // A chain before the entry time is only remembered; the 09:19 candle closing at 09:20 trades it.
-    h.publishChain(chain({ ts: at('09:19'), spot: 2171000 }), EXPIRIES);
+    const early = chain({ ts: at('09:19'), spot: 2171000 });
+    h.publishChain(early, EXPIRIES);
     expect(h.intents).toEqual([]);
     for (const c of minuteCandles(NIFTY.id, DAY, '09:19', flat(21710, 1))) h.candle(c);
+    const atm = early.strikes.find((r) => r.strike === 2170000)!;
+    const limitOf = (ltp: number): number => Math.floor((ltp * 0.98) / 5) * 5;
     // The chain said 50 a lot; the master is the authority (it says 50 here too: 2 lots = 100).
-    expect(places(h).map((i) => [i.instrument, i.side, i.qty, i.orderType])).toEqual([
-      [CE_ATM.id, 'SELL', 100, 'MARKET'],
-      [PE_ATM.id, 'SELL', 100, 'MARKET'],
+    // Marketable limits 2% under the quote (no bid in this chain: the last price).
+    expect(places(h).map((i) => [i.instrument, i.side, i.qty, i.orderType, i.limitPrice])).toEqual([
+      [CE_ATM.id, 'SELL', 100, 'LIMIT', limitOf(atm.ce!.ltp!)],
+      [PE_ATM.id, 'SELL', 100, 'LIMIT', limitOf(atm.pe!.ltp!)],
     ]);
     legCandles(h, '09:20', [[120, 121, 118, 119]], [[100, 101, 99, 100.5]]);
     expect(h.trades.map((t) => [t.instrument, t.side, t.price])).toEqual([
@@ -80,6 +84,15 @@ describe('short-straddle against the matching engine', () => {
       [PE_ATM.id, 'BUY', 100, 'STOP_LOSS', 13000, 13650],
     ]);
     expect(h.ctx.state['straddle']).toMatchObject({ phase: 'entered', expiry: '2024-01-04', strike: 2170000 });
+  });
+
+  it('sells at market when entryLimitPercent is 0', () => {
+    const h = harness({ entryLimitPercent: 0 });
+    openAndChain(h, '09:20');
+    expect(places(h).map((i) => [i.orderType, i.limitPrice])).toEqual([
+      ['MARKET', undefined],
+      ['MARKET', undefined],
+    ]);
   });
 
   it('takes the lot size from the master when the chain disagrees', () => {
