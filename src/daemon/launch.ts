@@ -34,6 +34,11 @@ export interface LaunchOptions {
   readonly out?: NodeJS.WritableStream | null;
   /** Paper: a clock to share with the embedded simulator (tests pass a VirtualClock). */
   readonly clock?: Clock;
+  /**
+   * Paper: a simulator already running in this process (tests, bench): its clock, URLs and
+   * credentials are used and it is left running when the daemon stops.
+   */
+  readonly attach?: RunningSimulator;
   /** Paper: extra options of the embedded simulator (universe size, tick rates, rate limits). */
   readonly simulator?: SimulatorOptions;
   /** Overrides of the broker config (timeouts, retry) on top of the file's. */
@@ -73,7 +78,10 @@ export async function launchDaemon(o: LaunchOptions): Promise<Launched> {
   if (o.mode === 'paper') {
     const p: PaperConfig = c.paper ?? PaperSchema.parse({});
     label = `paper x${p.speed}`;
-    if (p.simulator === 'embedded') {
+    if (o.attach) {
+      clock = o.attach.clock;
+      brokerInput = simulatorBrokerInput(o.attach);
+    } else if (p.simulator === 'embedded') {
       const simClock = o.clock ?? new VirtualClock(paperStart(p, calendar));
       simulator = await startSimulator({
         seed: p.seed,
@@ -90,12 +98,7 @@ export async function launchDaemon(o: LaunchOptions): Promise<Launched> {
       });
       clock = simulator.clock;
       if (!o.clock && simClock instanceof VirtualClock) pacer = paceClock(simClock, p.speed);
-      const cr = simulator.credentials;
-      registerSecret(cr.access_token);
-      registerSecret(cr.admin_key);
-      // The dashboard token to start (no TOTP round trip while the accelerated clock runs), and the
-      // TOTP credentials so that a revoked or expired token is renewed as it would be live.
-      brokerInput = { baseUrl: simulator.baseUrl, wsUrl: simulator.wsUrl, accessToken: cr.access_token, apiKey: cr.api_key, mpin: cr.mpin, totpSecret: cr.totp_secret };
+      brokerInput = simulatorBrokerInput(simulator);
     } else {
       const now = await remoteClock(p.simulator);
       clock = o.clock ?? new WallClock({ start: now, speed: p.speed });
@@ -151,6 +154,18 @@ export async function launchDaemon(o: LaunchOptions): Promise<Launched> {
     ...(o.store ? { store: o.store } : {}),
   });
   return { daemon, clock, ...(simulator ? { simulator } : {}) };
+}
+
+/**
+ * Broker settings for a simulator: the dashboard token to start with (no TOTP round trip while an
+ * accelerated clock runs), and the TOTP credentials so a revoked or expired token is renewed as
+ * it would be live.
+ */
+function simulatorBrokerInput(sim: RunningSimulator): BrokerConfigInput {
+  const cr = sim.credentials;
+  registerSecret(cr.access_token);
+  registerSecret(cr.admin_key);
+  return { baseUrl: sim.baseUrl, wsUrl: sim.wsUrl, accessToken: cr.access_token, apiKey: cr.api_key, mpin: cr.mpin, totpSecret: cr.totp_secret };
 }
 
 /** Epoch ms where a paper session starts: `paper.date` (or the latest trading day) at `paper.start`. */

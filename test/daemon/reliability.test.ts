@@ -1,0 +1,114 @@
+/**
+ * Reliability of the paper daemon against the simulator's faults, over real HTTP/WebSocket. Each
+ * test asserts that nothing is lost or doubled: one broker order per tag, the daemon's state of
+ * every order equal to the broker's, and its position equal to the broker's fills.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { engineOf, startPaperHarness, until, compareWithBroker, type PaperHarness } from './support/paper-harness.js';
+
+let h: PaperHarness;
+beforeEach(async () => {
+  h = await startPaperHarness({ speed: 10 });
+});
+afterEach(async () => {
+  await h.close();
+});
+
+async function settled(d: Awaited<ReturnType<PaperHarness['daemon']>>, n: number): Promise<ReturnType<typeof compareWithBroker>> {
+  const engine = engineOf(d);
+  await until(() => engine.orders.all().length >= n && engine.orders.openCount() === 0, `${n} orders placed and done`, 20_000);
+  let last: ReturnType<typeof compareWithBroker> | undefined;
+  // The broker's records and the daemon's may be a moment apart: compare until they agree.
+  await until(
+    async () => {
+      last = compareWithBroker(engine, await h.brokerView(), h.instrument);
+      return last.problems.length === 0 && last.tags.length >= n;
+    },
+    'the daemon and the broker to agree',
+    10_000,
+  ).catch(() => undefined);
+  return last!;
+}
+
+describe('paper daemon reliability (simulator faults)', () => {
+  it('places, fills and tracks every order exactly once on a clean day', async () => {
+    const d = await h.daemon({ n: 4 });
+    const r = await settled(d, 4);
+    expect(r.problems).toEqual([]);
+    expect(r.tags).toHaveLength(4);
+    expect(d.health.report()).toMatchObject({ reconciled: true });
+  });
+
+  it('loses no order update when the WebSocket drops and stalls during fills', async () => {
+    const d = await h.daemon({ n: 6, concurrent: 2 });
+    const engine = engineOf(d);
+    const drops: string[] = [];
+    engine.bus.on('lifecycle', (e) => {
+      if (e.phase === 'disconnected') drops.push(e.source);
+    });
+    await until(() => engine.orders.all().length >= 2, 'first orders');
+    await h.faults({ ws_drop: true });
+    await until(() => engine.orders.all().length >= 4, 'orders after the drop');
+    await h.faults({ ws_stall: true });
+    await new Promise((r) => setTimeout(r, 300));
+    await h.faults({ ws_stall: false });
+    const r = await settled(d, 6);
+    expect(r.problems).toEqual([]);
+    expect(r.tags).toHaveLength(6);
+    expect(drops).toContain('venue:paper');
+  });
+
+  it('renews a token revoked mid-session and trades on', async () => {
+    const d = await h.daemon({ n: 6 });
+    const engine = engineOf(d);
+    await until(() => engine.orders.all().filter((o) => o.status === 'FILLED').length >= 2, 'two fills before the revocation');
+    await h.control('POST', '/sim/tokens/revoke', {});
+    const r = await settled(d, 6);
+    expect(r.problems).toEqual([]);
+    expect(r.tags).toHaveLength(6);
+    const log = await h.requests();
+    expect(log.some((e) => e.status === 403)).toBe(true);
+    expect(log.some((e) => e.path.startsWith('/generate/token') && e.status === 200)).toBe(true);
+    expect(engineOf(d).orders.all().filter((o) => o.status === 'FILLED')).toHaveLength(6);
+  });
+
+  it('rides out a 5xx burst without doubling or dropping an order', async () => {
+    const d = await h.daemon({ n: 6, concurrent: 3 });
+    await h.faults({ error_rate: 0.4 });
+    await until(() => engineOf(d).orders.all().length >= 4, 'orders during the burst');
+    await h.clearFaults();
+    const r = await settled(d, 6);
+    expect(r.problems).toEqual([]);
+    expect(r.tags).toHaveLength(6);
+    expect((await h.requests()).filter((e) => e.status === 503).length).toBeGreaterThan(0);
+  });
+
+  it('reconciles lost order acknowledgements by tag instead of placing again', async () => {
+    const d = await h.daemon({ n: 6, concurrent: 2, broker: { timeouts: { connectMs: 2000, requestMs: 1500, writeMs: 500 } } });
+    await h.faults({ lost_ack_rate: 0.5, lost_ack_mode: 'timeout' });
+    await until(() => engineOf(d).orders.all().length >= 3, 'orders with lost acks');
+    await h.faults({ lost_ack_mode: '5xx' });
+    await until(() => engineOf(d).orders.all().length >= 5, 'orders with 5xx acks');
+    await h.clearFaults();
+    const r = await settled(d, 6);
+    expect(r.problems).toEqual([]);
+    expect(r.tags).toHaveLength(6);
+    const placements = (await h.requests()).filter((e) => e.method === 'POST' && e.path.startsWith('/order') && !e.path.startsWith('/order/'));
+    // Never a blind retry: at most one placement call per tag reached the broker.
+    expect(placements.length).toBe(6);
+    expect(placements.some((e) => e.status >= 500 || e.status === 0)).toBe(true);
+  });
+
+  it('survives a 429 storm when it sends faster than the broker allows', async () => {
+    // The broker allows 2 order calls a second; the daemon's own limiter is set far above that.
+    await h.close();
+    h = await startPaperHarness({ speed: 10, rateLimits: { orders: { perSecond: 2 } } });
+    const d = await h.daemon({ n: 30, concurrent: 30, broker: { rateLimits: { orders: { perWindow: 200, windowMs: 1000 } } } });
+    const r = await settled(d, 30);
+    expect(r.problems).toEqual([]);
+    expect(r.tags).toHaveLength(30);
+    const placements = (await h.requests()).filter((e) => e.method === 'POST' && e.path.startsWith('/order') && !e.path.startsWith('/order/'));
+    expect(placements.filter((e) => e.status === 429).length).toBeGreaterThan(0);
+    expect(placements.filter((e) => e.status === 200).length).toBe(30);
+  });
+});

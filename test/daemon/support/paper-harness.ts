@@ -1,0 +1,182 @@
+/**
+ * Reliability-test harness: one simulator on loopback (small universe, a VirtualClock paced at
+ * `speed` from wall time) that outlives daemon restarts, daemons launched against it over real
+ * HTTP/WebSocket, the simulator's control API (faults, token revocation), and the broker's own view
+ * of orders, trades and positions for comparison with the daemon's.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
+import { VirtualClock } from '../../../src/core/clock.js';
+import { silentLogger, type Logger } from '../../../src/core/log.js';
+import type { Store } from '../../../src/core/store.js';
+import { istDateTime } from '../../../src/core/time.js';
+import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../../src/adapters/simulator/index.js';
+import { createBroker, type Broker } from '../../../src/adapters/broker/broker.js';
+import { parseBrokerConfig, type BrokerConfigInput } from '../../../src/adapters/broker/config.js';
+import { BrokerVenue } from '../../../src/adapters/broker/venue.js';
+import { RateLimiters } from '../../../src/adapters/broker/rate-limiter.js';
+import type { VenueFill, VenueOrderState, VenuePosition } from '../../../src/adapters/execution/venue.js';
+import type { Engine } from '../../../src/core/bus/engine.js';
+import { DaemonConfigSchema, type DaemonConfigInput } from '../../../src/daemon/config.js';
+import type { Daemon } from '../../../src/daemon/daemon.js';
+import { launchDaemon } from '../../../src/daemon/launch.js';
+import { paceClock, type Pacer } from '../../../src/daemon/pacer.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const BUY_N = join(here, '..', 'fixtures', 'buy-n.ts');
+/** Friday 2026-11-20, 10:00 IST: the market is open. */
+export const T0 = istDateTime('2026-11-20', '10:00');
+
+export interface BrokerView {
+  readonly orders: readonly VenueOrderState[];
+  readonly trades: readonly VenueFill[];
+  readonly positions: readonly VenuePosition[];
+}
+
+export interface PaperHarness {
+  readonly sim: RunningSimulator;
+  readonly clock: VirtualClock;
+  readonly instrument: string;
+  /** Launches and starts a daemon with buy-n on the harness instrument. */
+  daemon(o: { n: number; concurrent?: number; store?: Store; config?: Partial<DaemonConfigInput>; broker?: Partial<BrokerConfigInput>; log?: Logger }): Promise<Daemon>;
+  faults(patch: Record<string, unknown>): Promise<void>;
+  clearFaults(): Promise<void>;
+  control(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<unknown>;
+  /** The simulator's request log (method, path, status), oldest first. */
+  requests(): Promise<Array<{ method: string; path: string; status: number }>>;
+  /** The broker's own records, read with a fresh token-holding client. */
+  brokerView(): Promise<BrokerView>;
+  close(): Promise<void>;
+}
+
+export async function startPaperHarness(o: { speed?: number; rateLimits?: SimulatorOptions['rateLimits'] } = {}): Promise<PaperHarness> {
+  const clock = new VirtualClock(T0);
+  const sim = await startSimulator({
+    clock,
+    logger: silentLogger(),
+    venue: { nseEquities: 20, bseEquities: 0, tickIntervals: { cash: 500, futures: 60_000, options: 3_600_000 } },
+    ...(o.rateLimits !== undefined ? { rateLimits: o.rateLimits } : {}),
+  });
+  const pacer: Pacer = paceClock(clock, o.speed ?? 10);
+  const cr = sim.credentials;
+  const viewer: Broker = createBroker(parseBrokerConfig({ baseUrl: sim.baseUrl, wsUrl: sim.wsUrl, accessToken: cr.access_token, apiKey: cr.api_key, mpin: cr.mpin, totpSecret: cr.totp_secret }), {
+    clock,
+    logger: silentLogger(),
+    limiters: new RateLimiters(clock, {}),
+    marketOpen: () => true,
+  });
+  const venue = new BrokerVenue(viewer);
+  const daemons: Daemon[] = [];
+  const instrument = 'NSE_2885';
+
+  const control = async (method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<unknown> => {
+    const r = await request(`${sim.baseUrl}${path}`, {
+      method,
+      headers: { 'x-sim-admin': cr.admin_key, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await r.body.text();
+    if (r.statusCode >= 300) throw new Error(`sim control ${method} ${path}: HTTP ${r.statusCode}: ${text}`);
+    return text ? (JSON.parse(text) as unknown) : undefined;
+  };
+
+  return {
+    sim,
+    clock,
+    instrument,
+    async daemon(d) {
+      const config = DaemonConfigSchema.parse({
+        strategies: [{ id: 'buyer', strategy: BUY_N, params: { instrument, n: d.n, concurrent: d.concurrent ?? 1 } }],
+        store: 'memory',
+        stateDir: mkdtempSync(join(tmpdir(), 'tarang-daemon-')),
+        ops: { enabled: true, port: 0, token: 'test-token-0123456789abcdef' },
+        recording: { enabled: true },
+        shutdown: { onStop: 'none', atSessionEnd: 'none' },
+        statusIntervalMs: 0,
+        checkpointSeconds: 0.2,
+        paper: { speed: pacer.speed },
+        ...d.config,
+      });
+      const { daemon } = await launchDaemon({
+        config,
+        file: join(here, 'reliability.yaml'),
+        mode: 'paper',
+        log: d.log ?? silentLogger(),
+        out: null,
+        attach: sim,
+        sources: ['equity'],
+        broker: { retry: { baseDelayMs: 20, maxDelayMs: 200 }, timeouts: { connectMs: 2000, requestMs: 3000, writeMs: 1000 }, ...d.broker },
+        ...(d.store ? { store: d.store } : {}),
+      });
+      daemons.push(daemon);
+      await daemon.start();
+      return daemon;
+    },
+    faults: async (patch) => void (await control('POST', '/sim/faults', patch)),
+    clearFaults: async () => void (await control('DELETE', '/sim/faults')),
+    control,
+    async requests() {
+      const r = (await control('GET', '/sim/requests?limit=1000')) as { data: Array<{ method: string; path: string; status: number }> };
+      return r.data;
+    },
+    async brokerView() {
+      const [orders, trades, positions] = await Promise.all([venue.orderBook(), venue.trades(), venue.positions()]);
+      return { orders, trades, positions };
+    },
+    async close() {
+      for (const d of daemons) await d.stop('harness closing', 'none').catch(() => {});
+      await viewer.close();
+      await sim.close();
+      pacer.stop();
+    },
+  };
+}
+
+/** The engine behind a daemon (tests read its order state machine and portfolio). */
+export function engineOf(d: Daemon): Engine {
+  const e = d.engineHandle;
+  if (!e) throw new Error('daemon has no engine (not started)');
+  return e as Engine;
+}
+
+/** Waits (real time) until `cond` holds, polling; fails with `what` after `timeoutMs`. */
+export async function until(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+  const end = performance.now() + timeoutMs;
+  while (performance.now() < end) {
+    if (await cond()) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
+/**
+ * Asserts nothing was lost or doubled: every order of ours at the broker has a distinct tag (one
+ * broker order per intent), the daemon knows every one of them with the broker's status and filled
+ * quantity, and its net position equals the broker's fills.
+ */
+export function compareWithBroker(engine: Engine, view: BrokerView, instrument: string): { tags: string[]; problems: string[] } {
+  const problems: string[] = [];
+  const ours = view.orders.filter((o) => o.tag !== undefined && /^tr[0-9a-z]+-[0-9a-z]+$/.test(o.tag));
+  const tags = ours.map((o) => o.tag!);
+  const dup = tags.filter((t, i) => tags.indexOf(t) !== i);
+  if (dup.length) problems.push(`tags placed more than once at the broker: ${[...new Set(dup)].join(', ')}`);
+  for (const b of ours) {
+    const mine = engine.orders.get(b.tag!);
+    if (!mine) {
+      problems.push(`broker order ${b.orderId} (${b.tag}) unknown to the daemon`);
+      continue;
+    }
+    if (mine.status !== b.status) problems.push(`${b.tag}: daemon says ${mine.status}, broker ${b.status}`);
+    if (mine.filledQty !== (b.filledQty ?? 0)) problems.push(`${b.tag}: daemon filled ${mine.filledQty}, broker ${b.filledQty ?? 0}`);
+  }
+  for (const o of engine.orders.all()) {
+    if (o.orderId !== undefined && !ours.some((b) => b.tag === o.tag)) problems.push(`daemon order ${o.tag} (${o.orderId}) not at the broker`);
+  }
+  const brokerNet = view.trades.filter((t) => t.instrument === instrument).reduce((n, t) => n + (t.side === 'BUY' ? t.qty : -t.qty), 0);
+  const mineNet = engine.portfolio.positions().filter((p) => p.instrument === instrument).reduce((n, p) => n + p.netQty, 0);
+  if (brokerNet !== mineNet) problems.push(`net position: daemon ${mineNet}, broker fills ${brokerNet}`);
+  return { tags, problems };
+}
