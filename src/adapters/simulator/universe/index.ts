@@ -10,7 +10,9 @@
  */
 export * from './api-result.js';
 export * from './types.js';
-export { Universe } from './universe.js';
+export { Universe, describeContract, priceBandTick } from './universe.js';
+export { INDEX_MASTER_COLUMNS, MASTER_COLUMNS, MASTER_SEGMENT } from './master-csv.js';
+export { ANCHOR_DATE } from './reference-data.js';
 export {
   EXPIRED_EXPIRIES_MAX_YEARS,
   EXPIRED_SEARCH_MAX_YEARS,

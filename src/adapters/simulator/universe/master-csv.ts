@@ -3,28 +3,13 @@
  * with three (EXCH, SEGMENT holding the index name, SECURITY_ID). Fields that do not apply are
  * empty; prices are decimal rupees.
  */
+import { MASTER_COLUMNS } from '../../../core/instrument-master.js';
 import type { Instrument } from '../../../core/instruments.js';
 import { formatRupees } from '../../../core/money.js';
 import type { Contract, MasterSource } from './types.js';
 
-export const MASTER_COLUMNS = [
-  'EXCH',
-  'SEGMENT',
-  'SECURITY_ID',
-  'INSTRUMENT_NAME',
-  'EXPIRY_CODE',
-  'TRADING_SYMBOL',
-  'LOT_UNITS',
-  'CUSTOM_SYMBOL',
-  'EXPIRY_DATE',
-  'STRIKE_PRICE',
-  'OPTION_TYPE',
-  'TICK_SIZE',
-  'EXPIRY_FLAG',
-  'SEM_EXCH_INSTRUMENT_TYPE',
-  'SERIES',
-  'SYMBOL_NAME',
-] as const;
+/** The 16 columns, in order: the core parser's list, so writer and reader cannot drift apart. */
+export { MASTER_COLUMNS };
 
 export const INDEX_MASTER_COLUMNS = ['EXCH', 'SEGMENT', 'SECURITY_ID'] as const;
 
