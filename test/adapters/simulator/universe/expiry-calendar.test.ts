@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { nseCalendar } from '../../../../src/core/calendar.js';
+import { expirySeries } from '../../../../src/adapters/simulator/universe/expiry-calendar.js';
+import { INDICES } from '../../../../src/adapters/simulator/universe/reference-data.js';
+import { sharedData } from '../../../support/shared-data.js';
+
+const data = sharedData();
+const nifty = INDICES.find((i) => i.symbol === 'NIFTY')!.derivatives!;
+
+describe('expiry calendar against real NSE expiries', () => {
+  it.skipIf(!data.available)('reproduces every NIFTY monthly expiry of 2021-2024 in the NSE option bhavcopies', () => {
+    const text = readFileSync(data.path('nse-options/NIFTY_monthly_options_eod_2021_2024.csv'), 'utf8');
+    const lines = text.trimEnd().split('\n');
+    const col = lines[0]!.split(',').indexOf('EXPIRY');
+    const real = [...new Set(lines.slice(1).map((l) => l.split(',')[col]!))].sort();
+    expect(real.length).toBeGreaterThan(40);
+    const mine = expirySeries(nifty.expiries, nseCalendar(), '2021-01-01', '2024-12-31')
+      .filter((e) => e.kind === 'M')
+      .map((e) => e.date);
+    // The file skips a few months; every month it has must match ours exactly (holiday moves
+    // included). One known exception: the file labels the June 2023 contracts 2023-06-29, a day our
+    // calendar (config/calendar/nse.yaml) has as the Bakri Id holiday (moved there at short notice
+    // that month), so the holiday rule puts the expiry on 28 June.
+    const mismatches = real
+      .map((r) => [r, mine.find((m) => m.slice(0, 7) === r.slice(0, 7))])
+      .filter(([r, m]) => r !== m);
+    expect(mismatches).toEqual([['2023-06-29', '2023-06-28']]);
+  });
+
+  it('never lists a weekly in the week of a monthly expiry, and moves holiday expiries back', () => {
+    const cal = nseCalendar();
+    const s = expirySeries(nifty.expiries, cal, '2022-01-01', '2026-12-31');
+    const weekOf = (d: string) => {
+      const t = new Date(`${d}T00:00:00Z`);
+      return new Date(t.getTime() - ((t.getUTCDay() + 6) % 7) * 86_400_000).toISOString().slice(0, 10);
+    };
+    const monthlyWeeks = new Set(s.filter((e) => e.kind === 'M').map((e) => weekOf(e.date)));
+    for (const e of s) {
+      expect(cal.isHoliday(e.date)).toBe(false);
+      if (e.kind === 'W') expect(monthlyWeeks.has(weekOf(e.date))).toBe(false);
+    }
+    // 2024-03-29 (Good Friday) is no Thursday, but 2022-10-27 shows an ordinary Thursday monthly.
+    expect(s.map((e) => e.date)).toContain('2022-10-27');
+    expect(s.map((e) => e.date)).toContain('2026-11-23'); // Tuesday 24 November 2026 is a holiday
+  });
+});
