@@ -35,7 +35,7 @@ import { SESSION_CLOSE_MINUTE } from '../src/core/candles.js';
 import type { StrategySpec } from '../src/core/bus/engine-options.js';
 import type { RiskConfigInput } from '../src/risk/config.js';
 import type { ExecutionConfigInput } from '../src/adapters/execution/config.js';
-import { CandleDriver, MatchingEngine, type BothTouchedRule } from '../src/adapters/simulator/matching/index.js';
+import { CandleDriver, MatchingEngine, type BothTouchedRule, type CandleInput } from '../src/adapters/simulator/matching/index.js';
 import type { ChargeModel } from './charges/charge-preset.js';
 import type { CandleSeries } from './data/candle-series.js';
 import { mergeSeries } from './data/merge.js';
@@ -179,6 +179,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   let sessionDay = -1;
   let sessionOpen = false;
   let lastT = firstStart;
+  const played: { -readonly [K in keyof CandleInput]-?: CandleInput[K] } = { instrument: '', start: 0, ts: 0, open: 0, high: 0, low: 0, close: 0, volume: 0 };
   const seriesOf = order.series;
   const indexOf = order.index;
   let i = 0;
@@ -201,16 +202,16 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
         sessionOpen = true;
         sessionDay = day;
       } else if (start > clock.now()) clock.advanceTo(start);
-      driver.playCandle({
-        instrument: s.instrument,
-        start,
-        ts: T,
-        open: s.open[c]!,
-        high: s.high[c]!,
-        low: s.low[c]!,
-        close: s.close[c]!,
-        volume: s.volume[c]!,
-      });
+      // One mutable input reused for every candle: the driver reads it and keeps nothing.
+      played.instrument = s.instrument;
+      played.start = start;
+      played.ts = T;
+      played.open = s.open[c]!;
+      played.high = s.high[c]!;
+      played.low = s.low[c]!;
+      played.close = s.close[c]!;
+      played.volume = s.volume[c]!;
+      driver.playCandle(played);
     }
     // 3. The close: DAY and IOC orders expire before anyone sees the last candle.
     if (intraday && sessionOpen && T >= sessionCloseOf(T - 1)) {
