@@ -51,7 +51,7 @@ export class SimHarness {
   readonly engine: MatchingEngine;
   readonly driver: CandleDriver;
   readonly instruments: InstrumentTable;
-  readonly ctx: OptionStrategyContext;
+  ctx: OptionStrategyContext;
   readonly intents: Intent[] = [];
   readonly denials: Denial[] = [];
   readonly trades: SimTrade[] = [];
@@ -68,7 +68,7 @@ export class SimHarness {
   warmingUp = false;
 
   constructor(
-    readonly strategy: AnyStrategy,
+    public strategy: AnyStrategy,
     private readonly o: HarnessOptions,
   ) {
     this.clock = new VirtualClock(o.start);
@@ -88,6 +88,18 @@ export class SimHarness {
 
   start(): void {
     this.run(() => this.strategy.onStart?.(this.ctx));
+  }
+
+  /**
+   * A process restart: a fresh strategy instance gets the persisted state back (a JSON copy, as the
+   * engine's store gives it) while the venue and the order states carry on, as the engine's
+   * reconciliation with the order book would leave them.
+   */
+  restart(strategy: AnyStrategy): void {
+    const saved = JSON.parse(JSON.stringify(this.ctx.state)) as { [key: string]: JsonValue };
+    this.strategy = strategy;
+    this.ctx = this.makeContext(saved);
+    this.start();
   }
 
   /**

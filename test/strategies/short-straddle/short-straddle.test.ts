@@ -183,6 +183,22 @@ describe('short-straddle against the matching engine', () => {
     expect(h.engine.workingOrders(PE_ATM.id)).toHaveLength(1);
   });
 
+  it('after a restart it neither sells again nor forgets its legs, and still buys them back at the exit time', () => {
+    const h = harness();
+    openAndChain(h, '09:20');
+    legCandles(h, '09:20', [[120, 121, 118, 119]], [[100, 101, 99, 100.5]]);
+    const saved = JSON.parse(JSON.stringify(h.ctx.state)) as typeof h.ctx.state;
+    expect(saved['straddle']).toMatchObject({ phase: 'entered', legs: [{ optionType: 'CE', status: 'open', entryPrice: 12000 }, { optionType: 'PE', status: 'open', entryPrice: 10000 }] });
+
+    h.restart(shortStraddle.create(shortStraddleParams.parse({ entryTime: '09:20' }), { id: 'straddle-1', instruments: h.instruments }));
+    const before = h.intents.length;
+    h.publishChain(chain({ ts: at('09:22'), spot: 2171000 }), EXPIRIES);
+    for (const c of minuteCandles(NIFTY.id, DAY, '09:22', flat(21710, 3))) h.candle(c);
+    expect(h.intents.slice(before)).toEqual([]);
+    for (const c of minuteCandles(NIFTY.id, DAY, '15:14', flat(21710, 1))) h.candle(c);
+    expect(h.intents.slice(before).map((i) => (i.kind === 'exit' ? i.instrument : i.kind))).toEqual([CE_ATM.id, PE_ATM.id]);
+  });
+
   it('skips the day when no chain of the selected expiry arrives within the entry window', () => {
     const h = harness({ entryWindowMinutes: 5 });
     for (const c of minuteCandles(NIFTY.id, DAY, '09:15', flat(21710, 6))) h.candle(c);
