@@ -4,6 +4,11 @@
  * to tick listeners (the WebSocket hub), and rolling sessions on the NSE calendar (DAY orders
  * expire at the close; the next open starts a new day for the model and the engine).
  *
+ * The engine gets every tick only of the instruments it is engaged in (an order was placed on
+ * them: working orders and positions need every move); any other instrument's book is brought
+ * up to date right before its first order (`engage`). A day of the whole universe then costs the
+ * model's work, not the engine's.
+ *
  * Previous closes come from the history service when it knows the instrument (so quotes, candles
  * and option strikes agree), else from the model's synthetic prices. Options tick less often than
  * cash and futures by default: they are most of the universe and few of them trade.
@@ -53,6 +58,8 @@ export class LiveMarket {
   private closed = false;
   private engineOpen = false;
   private readonly deliver = (t: MarketTick): void => this.emit(t);
+  /** Instruments whose every tick the engine sees. */
+  private readonly engaged = new Set<string>();
 
   constructor(options: LiveMarketOptions) {
     this.clock = options.clock;
@@ -93,6 +100,18 @@ export class LiveMarket {
     this.engineOpen = engine.isSessionOpen();
     this.step();
     this.pump = this.clock.setInterval(() => this.step(), this.pumpMs);
+  }
+
+  /**
+   * Call before any order action on `code`: from now on the engine sees its every tick, and its
+   * book is brought to the model's current state once (never twice: a repeated update would
+   * offer the same liquidity again).
+   */
+  engage(code: string): void {
+    if (this.engaged.has(code) || !this.model.has(code)) return;
+    this.engaged.add(code);
+    this.step();
+    this.engine?.onMarket(this.model.last(code));
   }
 
   onTick(listener: LiveTickListener): () => void {
@@ -145,7 +164,7 @@ export class LiveMarket {
   }
 
   private emit(t: MarketTick): void {
-    this.engine?.onMarket(t);
+    if (this.engaged.has(t.instrument)) this.engine?.onMarket(t);
     for (const l of this.listeners) l(t);
   }
 }

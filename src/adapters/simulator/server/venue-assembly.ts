@@ -110,14 +110,20 @@ export async function assembleVenue(o: VenueAssemblyOptions): Promise<SimVenue &
       return { ok: true, price: t.ltp };
     },
     onTick: (listener: TickListener) => market.onTick(listener),
-    placeOrder: (req) => engine.placeOrder(req),
+    placeOrder: (req) => {
+      market.engage(req.instrument);
+      return engine.placeOrder(req);
+    },
     modifyOrder: (id, req) => engine.modifyOrder(id, req),
     cancelOrder: (id) => engine.cancelOrder(id),
     order: (id) => engine.getOrder(id),
     orders: () => engine.orders(),
     trades: () => engine.trades(),
     tradesOf: (id) => engine.trades(id),
-    placeSmartOrder: (req) => engine.placeSmartOrder(req),
+    placeSmartOrder: (req) => {
+      market.engage(req.instrument);
+      return engine.placeSmartOrder(req);
+    },
     modifySmartOrder(id, req) {
       engine.modifySmartOrder(id, req);
       return engine.getSmartOrder(id)!;
@@ -131,7 +137,10 @@ export async function assembleVenue(o: VenueAssemblyOptions): Promise<SimVenue &
     positions: () => engine.account.positions(),
     holdings: () => engine.account.holdings(),
     funds: () => engine.account.funds(),
-    margin: (q) => engine.calculateMargin(q),
+    margin: (q) => {
+      market.engage(q.instrument);
+      return engine.calculateMargin(q);
+    },
     onEvent: (listener: (e: SimEvent) => void) => engine.subscribe(listener),
     close: () => market.close(),
   };
