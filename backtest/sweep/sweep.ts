@@ -1,5 +1,5 @@
 /**
- * Parameter sweeps on all cores: a pool of worker_threads, each holding a copy of the candles,
+ * Parameter sweeps on all cores: a pool of worker_threads reading the candles from shared memory,
  * fed one combination at a time (so fast and slow combinations balance themselves). Results are
  * kept by combination number and ranked by the chosen metric with the combination number as
  * the tie-break, so the output is identical for the same input whatever the scheduling.
@@ -7,6 +7,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { ConfigError } from '../../src/core/errors.js';
+import type { CandleSeries } from '../data/candle-series.js';
 import type { SweepJob, SweepReply } from './sweep-types.js';
 
 /** Metrics a sweep can rank by; `max_drawdown` ranks lowest first, the rest highest first. */
@@ -48,6 +49,27 @@ function workerSource(): { code: string } {
   return { code };
 }
 
+/** Copies a column into shared memory: every worker then reads the same bytes (no per-worker copy). */
+function shared(a: Float64Array): Float64Array {
+  const out = new Float64Array(new SharedArrayBuffer(a.length * 8));
+  out.set(a);
+  return out;
+}
+
+function shareSeries(series: readonly CandleSeries[]): CandleSeries[] {
+  return series.map((s) => ({
+    ...s,
+    start: shared(s.start),
+    ts: shared(s.ts),
+    open: shared(s.open),
+    high: shared(s.high),
+    low: shared(s.low),
+    close: shared(s.close),
+    volume: shared(s.volume),
+    ...(s.oi ? { oi: shared(s.oi) } : {}),
+  }));
+}
+
 function metricOf(row: SweepRow, m: RankMetric): number | null {
   if (m === 'final_equity') return row.finalEquity ?? null;
   const v = row.metrics?.[m];
@@ -76,6 +98,7 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
   const n = Math.max(1, Math.min(o.workers ?? availableParallelism(), total));
   const rows: SweepRow[] = o.grid.map((params, index) => ({ index, params }));
   const { code } = workerSource();
+  const job: SweepJob = { ...o.job, series: shareSeries(o.job.series) };
   let next = 0;
   let done = 0;
   const workers: Worker[] = [];
@@ -87,7 +110,7 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
         w.postMessage({ index, params: o.grid[index] });
       };
       for (let k = 0; k < n; k++) {
-        const w = new Worker(code, { eval: true, workerData: o.job });
+        const w = new Worker(code, { eval: true, workerData: job });
         workers.push(w);
         w.on('message', (r: SweepReply) => {
           rows[r.index] = r.error !== undefined ? { ...rows[r.index]!, error: r.error } : { ...rows[r.index]!, metrics: r.metrics, finalEquity: r.finalEquity };
