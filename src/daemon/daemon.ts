@@ -36,6 +36,9 @@ import { loadStrategySpecs, type StrategyLookup } from './strategy-loader.js';
 import { symbolIndex } from './symbols.js';
 import { join } from 'node:path';
 
+/** Our client tags as the engine mints them with its default prefix: `tr<run base 36>-<seq base 36>`. */
+const TAG_RE = /^tr([0-9a-z]+)-[0-9a-z]+(?:\.(?:sl|tg))?$/;
+
 export const DaemonMode = { LIVE: 'live', PAPER: 'paper' } as const;
 export type DaemonMode = (typeof DaemonMode)[keyof typeof DaemonMode];
 
@@ -183,10 +186,11 @@ export class Daemon {
       this.log.info({ tradingState: engine.tradingState() }, 'daemon: state loaded and reconciled with the broker');
 
       if (this.store instanceof RedisStore) {
-        this.offReconnect = this.store.onReconnect(() => {
+        const store = this.store;
+        this.offReconnect = store.onReconnect(() => {
           this.metrics.reconnects.inc({ connection: 'store' });
           // The server may have restarted empty: write everything we hold again.
-          engine.persist().catch((e: unknown) => this.log.error({ err: e }, 'daemon: re-persisting state after a store reconnect failed'));
+          void this.repersist(engine, store);
         });
       }
 
@@ -284,6 +288,27 @@ export class Daemon {
       } catch (e) {
         this.log.error({ err: e }, `daemon: closing the ${what} failed`);
       }
+    }
+  }
+
+  /**
+   * After a store reconnect: the engine re-writes its state, and the run counter behind our tags
+   * is raised back to at least the highest run seen in our orders, so that a later restart can
+   * never mint a tag the broker already holds.
+   */
+  private async repersist(engine: EngineHandle, store: Store): Promise<void> {
+    try {
+      await engine.persist();
+      let maxRun = 0;
+      for (const tag of engine.orderTags()) {
+        const m = TAG_RE.exec(tag);
+        if (m) maxRun = Math.max(maxRun, parseInt(m[1]!, 36));
+      }
+      const stored = (await store.get<number>('engine', 'run')) ?? 0;
+      if (maxRun > stored) await store.set('engine', 'run', maxRun);
+      this.log.info({ maxRun }, 'daemon: state re-persisted after a store reconnect');
+    } catch (e) {
+      this.log.error({ err: e }, 'daemon: re-persisting state after a store reconnect failed');
     }
   }
 

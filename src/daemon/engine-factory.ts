@@ -1,5 +1,10 @@
-/** Builds the engine (src/core/bus/engine.ts) for the daemon: the same assembly as backtests, over the broker venue. */
+/**
+ * Builds the engine (src/core/bus/engine.ts) for the daemon: the same assembly as backtests, over
+ * the broker venue, behind the daemon's `EngineHandle` seam.
+ */
+import type { EventBus } from '../core/bus/event-bus.js';
 import { Engine } from '../core/bus/engine.js';
+import type { TickEvent } from '../core/events.js';
 import type { EngineFactoryInput } from './daemon.js';
 import type { EngineHandle } from './parts.js';
 
@@ -14,5 +19,66 @@ export async function createDaemonEngine(input: EngineFactoryInput): Promise<Eng
     risk: input.config.risk,
     execution: input.config.execution,
   });
-  return engine satisfies EngineHandle;
+  return new DaemonEngine(engine);
+}
+
+/** Delegates to the engine; `engine` is public for tests and the bench. */
+export class DaemonEngine implements EngineHandle {
+  constructor(readonly engine: Engine) {}
+
+  get bus(): EventBus {
+    return this.engine.bus;
+  }
+
+  get instruments(): readonly string[] {
+    return this.engine.instruments;
+  }
+
+  start(): Promise<void> {
+    return this.engine.start();
+  }
+
+  publishTick(tick: TickEvent): void {
+    this.engine.publishTick(tick);
+  }
+
+  tradingState(): string {
+    return this.engine.tradingState();
+  }
+
+  halt(reason: string): void {
+    this.engine.halt(reason);
+  }
+
+  resume(): void {
+    this.engine.resume();
+  }
+
+  cancelAll(reason: string, timeoutMs: number): Promise<void> {
+    return this.engine.cancelAll(reason, timeoutMs);
+  }
+
+  flatten(reason: string, timeoutMs: number): Promise<void> {
+    return this.engine.flatten(reason, timeoutMs);
+  }
+
+  checkpoint(): Promise<void> {
+    return this.engine.checkpoint();
+  }
+
+  persist(): Promise<void> {
+    return this.engine.persist();
+  }
+
+  stop(): Promise<void> {
+    return this.engine.stop();
+  }
+
+  orderTags(): readonly string[] {
+    return this.engine.orders.all().map((o) => o.tag);
+  }
+
+  summary(): Record<string, unknown> {
+    return this.engine.summary();
+  }
 }

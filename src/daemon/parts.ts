@@ -61,6 +61,8 @@ export interface EngineHandle {
   persist(): Promise<void>;
   /** Stops strategies, persists state; in-flight writes finish. */
   stop(): Promise<void>;
+  /** Client tags of every order the engine knows (today's, adopted ones included). */
+  orderTags(): readonly string[];
   /** A JSON summary for `tarang ctl status`. */
   summary(): Record<string, unknown>;
 }

@@ -24,6 +24,7 @@ import { DaemonConfigSchema, type DaemonConfigInput } from '../../../src/daemon/
 import type { Daemon } from '../../../src/daemon/daemon.js';
 import { launchDaemon } from '../../../src/daemon/launch.js';
 import { paceClock, type Pacer } from '../../../src/daemon/pacer.js';
+import { DaemonEngine } from '../../../src/daemon/engine-factory.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const BUY_N = join(here, '..', 'fixtures', 'buy-n.ts');
@@ -138,8 +139,8 @@ export async function startPaperHarness(o: { speed?: number; rateLimits?: Simula
 /** The engine behind a daemon (tests read its order state machine and portfolio). */
 export function engineOf(d: Daemon): Engine {
   const e = d.engineHandle;
-  if (!e) throw new Error('daemon has no engine (not started)');
-  return e as Engine;
+  if (!(e instanceof DaemonEngine)) throw new Error('daemon has no engine (not started)');
+  return e.engine;
 }
 
 /** Waits (real time) until `cond` holds, polling; fails with `what` after `timeoutMs`. */

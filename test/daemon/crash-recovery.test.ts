@@ -1,0 +1,163 @@
+/**
+ * Durable state: the daemon on a real Redis store keeps trading through a Redis restart (connection
+ * killed, data gone) and re-persists; and after `kill -9` of a daemon process with orders in
+ * flight, a restarted daemon finds every order by its tag, places nothing twice and ends with the
+ * broker's state.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import { request } from 'undici';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RedisStore } from '../../src/adapters/redis/store.js';
+import { readRecording } from '../../src/daemon/recorder.js';
+import type { OrderSnapshot } from '../../src/core/events.js';
+import { TEST_REDIS_URL, redisAvailable } from '../support/redis.js';
+import { BUY_N, compareWithBroker, engineOf, startPaperHarness, until, type PaperHarness } from './support/paper-harness.js';
+
+const available = await redisAvailable();
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+describe.skipIf(!available)('daemon state across Redis and process failures (real Redis)', () => {
+  let h: PaperHarness;
+  let admin: Redis;
+  const children: ChildProcess[] = [];
+  beforeEach(async () => {
+    h = await startPaperHarness({ speed: 10 });
+    admin = new Redis(TEST_REDIS_URL);
+  });
+  afterEach(async () => {
+    for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+    await h.close();
+    admin.disconnect();
+  });
+
+  it('keeps trading through a Redis restart and re-persists what the server lost', async () => {
+    const prefix = `test:daemon:${randomUUID()}:`;
+    const store = new RedisStore({ url: TEST_REDIS_URL, prefix, retry: { baseMs: 10, maxMs: 100 } });
+    try {
+      const d = await h.daemon({ n: 8, store });
+      const engine = engineOf(d);
+      await until(() => engine.orders.all().filter((o) => o.status === 'FILLED').length >= 2, 'two fills before the restart');
+      // A restart of an unpersisted server: our connection dies and every key is gone.
+      await admin.client('KILL', 'ID', String(await store.clientId()));
+      const keys = await admin.keys(`${prefix}*`);
+      if (keys.length) await admin.del(...keys);
+      await until(() => store.reconnectCount >= 1 && store.connectionState === 'ready', 'the store to reconnect');
+      await until(() => engine.orders.all().length >= 8 && engine.orders.openCount() === 0, 'all orders done after the restart', 20_000);
+      await until(async () => (await store.entries('tags')).length >= 8, 'tags re-persisted', 5_000);
+      const tags = new Set((await store.entries('tags')).map(([k]) => k));
+      for (const o of engine.orders.all()) expect(tags.has(o.tag)).toBe(true);
+      const run = await store.get<number>('engine', 'run');
+      expect(run).toBeGreaterThanOrEqual(1);
+      const r = compareWithBroker(engine, await h.brokerView(), h.instrument);
+      expect(r.problems).toEqual([]);
+      expect(r.tags).toHaveLength(8);
+      expect(await d.metrics.text()).toMatch(/^tarang_reconnects_total\{connection="store"\} 1$/m);
+    } finally {
+      await store.clear();
+      await store.close();
+    }
+  });
+
+  it('after kill -9 with orders in flight, a restart places nothing twice and ends with the broker state', async () => {
+    const prefix = `test:daemon:${randomUUID()}:`;
+    const dir = mkdtempSync(join(tmpdir(), 'tarang-kill-'));
+    const cr = h.sim.credentials;
+    const config = `
+broker:
+  baseUrl: ${h.sim.baseUrl}
+  wsUrl: ${h.sim.wsUrl}
+  accessToken: ${cr.access_token}
+  timeouts: { connectMs: 2000, requestMs: 3000, writeMs: 1500 }
+paper:
+  simulator: ${h.sim.baseUrl}
+  wsUrl: ${h.sim.wsUrl}
+  speed: 10
+strategies:
+  - id: buyer
+    strategy: ${BUY_N}
+    params: { instrument: ${h.instrument}, n: 6, concurrent: 3 }
+store: ${TEST_REDIS_URL}
+storePrefix: "${prefix}"
+stateDir: ${dir}
+ops: { port: 0, token: test-token-0123456789abcdef }
+recording: { enabled: true, dir: ${join(dir, 'rec')} }
+shutdown: { onStop: none, atSessionEnd: none }
+statusIntervalMs: 0
+checkpointSeconds: 0.2
+log: { level: info }
+`;
+    const file = join(dir, 'paper.yaml');
+    writeFileSync(file, config);
+    const start = (): { child: ChildProcess; port: Promise<number> } => {
+      const child = spawn(process.execPath, [join(root, 'bin', 'tarang.js'), 'paper', '--config', file, '--no-status'], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+      children.push(child);
+      const port = new Promise<number>((resolve, reject) => {
+        let err = '';
+        child.stderr!.on('data', (c: Buffer) => {
+          err += String(c);
+          const m = /"port":(\d+),"msg":"ops endpoint listening/.exec(err);
+          if (m) resolve(Number(m[1]));
+        });
+        child.on('exit', (code) => reject(new Error(`daemon exited (${code}) before listening:\n${err.slice(-2000)}`)));
+      });
+      return { child, port };
+    };
+
+    // Writes take 400 ms to be answered: kill the daemon while some are on the wire.
+    await h.faults({ latency_ms: 400 });
+    const first = start();
+    await first.port;
+    await until(async () => (await h.requests()).some((e) => e.method === 'POST' && e.path === '/order'), 'an order write reaching the broker', 20_000);
+    await new Promise((r) => setTimeout(r, 150));
+    first.child.kill('SIGKILL');
+    await new Promise((r) => first.child.once('exit', r));
+    await h.clearFaults();
+
+    const second = start();
+    const port = await second.port;
+    const health = async (): Promise<{ reconciled: boolean }> => (await (await request(`http://127.0.0.1:${port}/health`)).body.json()) as { reconciled: boolean };
+    await until(async () => (await health()).reconciled, 'the restarted daemon to reconcile', 20_000);
+    // Let the strategy finish its six orders and every order reach a final state at the broker.
+    await until(
+      async () => {
+        const v = await h.brokerView();
+        const ours = v.orders.filter((o) => o.tag?.startsWith('tr'));
+        return ours.length >= 6 && ours.every((o) => o.status === 'FILLED' || o.status === 'REJECTED' || o.status === 'CANCELLED');
+      },
+      'six orders done at the broker',
+      20_000,
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    second.child.kill('SIGTERM');
+    await new Promise((r) => second.child.once('exit', r));
+
+    const view = await h.brokerView();
+    const ours = view.orders.filter((o) => o.tag?.startsWith('tr'));
+    const tags = ours.map((o) => o.tag!);
+    expect(new Set(tags).size).toBe(tags.length);
+    expect(tags.length).toBeGreaterThanOrEqual(6);
+    // The daemon's last word on each order (from its recording) equals the broker's.
+    const last = new Map<string, OrderSnapshot>();
+    for await (const e of readRecording(join(dir, 'rec'))) if (e.type === 'order') last.set(e.order.tag, e.order);
+    for (const b of ours) {
+      const mine = last.get(b.tag!);
+      expect(mine, `daemon never saw ${b.tag}`).toBeDefined();
+      expect({ tag: b.tag, status: mine!.status, filled: mine!.filledQty }).toEqual({ tag: b.tag, status: b.status, filled: b.filledQty ?? 0 });
+    }
+    // Every order the strategy intended reached the broker once: the journal's tags are all there.
+    const store = new RedisStore({ url: TEST_REDIS_URL, prefix });
+    try {
+      const journal = (await store.entries('tags')).map(([k]) => k);
+      for (const t of journal) expect(tags).toContain(t);
+    } finally {
+      await store.clear();
+      await store.close();
+    }
+  });
+});
