@@ -37,6 +37,8 @@ export interface IndexSpec {
     readonly expiries: readonly Era<ExpiryRule>[];
     /** Quarterly (Mar/Jun/Sep/Dec) monthlies listed beyond the three serial months. */
     readonly quarterlies: number;
+    /** Weekly expiries listed at once (default 4; BSE lists five). */
+    readonly weeklies?: number;
   };
 }
 
@@ -103,7 +105,7 @@ export const INDICES: readonly IndexSpec[] = [
   {
     symbol: 'SENSEX', exchange: 'BSE', securityId: '51', price: 80800, annualVol: 0.13,
     derivatives: {
-      strikeStep: 100, halfWidth: 115, futureTick: 0.05, quarterlies: 0,
+      strikeStep: 100, halfWidth: 115, futureTick: 0.05, quarterlies: 3, weeklies: 5,
       lots: [{ from: '2000-01-01', value: 10 }, { from: '2025-01-01', value: 20 }],
       expiries: [
         { from: '2023-05-15', value: { weekly: 5, monthly: 5 } },

@@ -346,7 +346,7 @@ export class Universe {
         futureTick: Math.round(d.futureTick * 100),
         quarterlies: d.quarterlies,
         stepAt: () => d.strikeStep,
-        ...this.splitExpiries(d.expiries, d.quarterlies, to),
+        ...this.splitExpiries(d.expiries, d.quarterlies, to, d.weeklies ?? LISTED_WEEKLIES),
       });
     }
     for (const [symbol, s] of stocks) {
@@ -370,7 +370,7 @@ export class Universe {
         quarterlies: 0,
         // Strike steps scale with the price level, snapped to the exchange's usual steps.
         stepAt: (price) => nearestNice(s.step * (price / s.spec.price)),
-        ...this.splitExpiries(STOCK_EXPIRIES, 0, to),
+        ...this.splitExpiries(STOCK_EXPIRIES, 0, to, 0),
       });
     }
   }
@@ -380,7 +380,7 @@ export class Universe {
     this.entryByScrip.set(e.info.instrument.id, e);
   }
 
-  private splitExpiries(rules: readonly Era<ExpiryRule>[], quarterlies: number, to: string): { current: ExpiryDate[]; expired: ExpiryDate[] } {
+  private splitExpiries(rules: readonly Era<ExpiryRule>[], quarterlies: number, to: string, listedWeeklies: number): { current: ExpiryDate[]; expired: ExpiryDate[] } {
     // Stocks share one rule set: compute its series once.
     let series = this.seriesCache.get(rules);
     if (!series) {
@@ -389,7 +389,7 @@ export class Universe {
     }
     const expired = series.filter((e) => e.date < this.today);
     const upcoming = series.filter((e) => e.date >= this.today);
-    const weeklies = upcoming.filter((e) => e.kind === 'W').slice(0, LISTED_WEEKLIES);
+    const weeklies = upcoming.filter((e) => e.kind === 'W').slice(0, listedWeeklies);
     const monthlies = upcoming.filter((e) => e.kind === 'M');
     const serial = monthlies.slice(0, LISTED_MONTHLIES);
     const quarterly = monthlies.slice(LISTED_MONTHLIES).filter((e) => isQuarterMonth(e.date)).slice(0, quarterlies);

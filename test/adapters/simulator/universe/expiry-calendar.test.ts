@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { nseCalendar } from '../../../../src/core/calendar.js';
 import { expirySeries } from '../../../../src/adapters/simulator/universe/expiry-calendar.js';
+import { Universe } from '../../../../src/adapters/simulator/universe/index.js';
 import { INDICES } from '../../../../src/adapters/simulator/universe/reference-data.js';
 import { sharedData } from '../../../support/shared-data.js';
 
@@ -26,6 +27,21 @@ describe('expiry calendar against real NSE expiries', () => {
       .map((r) => [r, mine.find((m) => m.slice(0, 7) === r.slice(0, 7))])
       .filter(([r, m]) => r !== m);
     expect(mismatches).toEqual([['2023-06-29', '2023-06-28']]);
+  });
+
+  it.skipIf(!data.available)('lists the same expiries, futures and lot sizes as the August 2026 reference master', () => {
+    const u = Universe.build({ seed: 1, today: '2026-08-14', calendar: nseCalendar(), nseEquities: 250, bseEquities: 10 });
+    const rows = readFileSync(data.path('reference/kite_fno_instruments_2026.csv'), 'utf8').trimEnd().split('\n').slice(1).map((l) => l.split(','));
+    for (const sym of ['NIFTY', 'BANKNIFTY', 'FINNIFTY', 'MIDCPNIFTY', 'SENSEX', 'BANKEX', 'RELIANCE', 'HDFCBANK', 'INFY', 'TCS']) {
+      const mine = u.currentExpiries(sym);
+      const of = rows.filter((r) => r[3] === sym);
+      // The reference also lists half-yearly contracts years out, which the simulator leaves out.
+      const ref = [...new Set(of.map((r) => r[5]!))].sort().filter((d) => d <= mine.at(-1)!);
+      expect(mine, sym).toEqual(ref);
+      const refFut = [...new Set(of.filter((r) => r[9] === 'FUT').map((r) => r[5]!))].sort();
+      expect(mine.filter((e) => u.contracts(sym, e).some((c) => c.strike === null)), sym).toEqual(refFut);
+      expect(u.contracts(sym, mine[0]!)[0]!.lotSize, sym).toBe(Number(of[0]![8]));
+    }
   });
 
   it('never lists a weekly in the week of a monthly expiry, and moves holiday expiries back', () => {
