@@ -88,3 +88,53 @@ describe('instruments, contracts and candles (spec 2.3, 4.2, 4.5)', () => {
     expect(bad.body.debug_info).toMatch(/interval/);
   });
 });
+
+describe('option chain and the announced utility endpoints (spec 2.10, 4.3, 4.4)', () => {
+  it('answers the current chain with greeks, and names a bad parameter', async () => {
+    const exp = await h.call<Env<string[]>>('GET', '/market/instruments/expiries?underlying=NIFTY&segment=DERIVATIVE');
+    const expiry = exp.body.data[0]!;
+    const r = await h.call<Env<{ strikes: { ce: { delta: number; iv: number }; pe: { delta: number } }[] }>>(
+      'GET',
+      `/market/option-chain?exchange=NSE&segment=INDEX&underlying-scrip=13&expiry=${expiry}&strike_count=3`,
+    );
+    expect(r.status, r.text.slice(0, 300)).toBe(200);
+    expect(r.body.data.strikes).toHaveLength(7);
+    const mid = r.body.data.strikes[3]!;
+    expect(mid.ce.delta).toBeGreaterThan(0);
+    expect(mid.pe.delta).toBeLessThan(0);
+    expect(mid.ce.iv).toBeGreaterThan(0);
+    const bad = await h.call<Env>('GET', `/market/option-chain?exchange=NSE&segment=INDEX&underlying-scrip=999999&expiry=${expiry}`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.debug_info).toMatch(/underlying/);
+  });
+
+  it('serves the utility expiries (GET with a JSON body), chain rows and greeks', async () => {
+    const exp = await h.call<Env<{ expiries: string[] }>>('GET', '/option-chain-symbols', { body: { token: '13' } });
+    expect(exp.status, exp.text.slice(0, 200)).toBe(200);
+    const first = exp.body.data.expiries[0]!;
+    expect(first).toMatch(/^\d{2}-[A-Z][a-z]{2}-\d{4}$/);
+    const rows = await h.call<Env<{ token: string; optionType: string; strikePrice: string }[]>>('GET', '/option-chain', { body: { token: '13', count: '2', expiry: first } });
+    expect(rows.status, rows.text.slice(0, 200)).toBe(200);
+    expect(rows.body.data.length).toBeGreaterThan(0);
+    expect(typeof rows.body.data[0]!.strikePrice).toBe('string');
+    const tokens = rows.body.data.slice(0, 2).map((x) => x.token);
+    const greeks = await h.call<Env<{ iv: number; delta: number; gamma: number }[]>>('POST', '/greeks', { body: tokens });
+    expect(greeks.status, greeks.text.slice(0, 200)).toBe(200);
+    expect(greeks.body.data).toHaveLength(2);
+    expect(greeks.body.data[0]!.gamma).toBeGreaterThan(0);
+  });
+
+  it('lists expired expiries and the full expired chain by trading symbol', async () => {
+    const ex = await h.call<Env<string[]>>('GET', '/market/instruments/expired/expiries?underlying=NIFTY&segment=DERIVATIVE&expiry_from=2026-01-01&expiry_to=2026-06-30');
+    expect(ex.status, ex.text.slice(0, 200)).toBe(200);
+    const dates = ex.body.data;
+    expect([...dates].sort().reverse()).toEqual(dates);
+    const chain = await h.call<Env<{ trading_symbol: string; instrument_type: string }[]>>('GET', `/market/instruments/expired/contracts?underlying=NIFTY&segment=DERIVATIVE&expiry=${dates[0]}`);
+    expect(chain.status).toBe(200);
+    expect(chain.body.data.length).toBeGreaterThan(100);
+    expect(chain.body.data[0]).not.toHaveProperty('security_id');
+    const unknown = await h.call<{ message: string; debug_info: string }>('GET', '/market/instruments/expired/contracts?underlying=NIFTY&segment=DERIVATIVE&expiry=2026-01-03');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.message).toBe('Bad Request');
+  });
+});

@@ -231,3 +231,28 @@ describe('portfolio and account (spec 2.2, 4.8)', () => {
     expect(r.body.data['charges']).toHaveProperty('stt');
   });
 });
+
+describe('smart order parts by their own ids (wire-gaps)', () => {
+  it('modifies the stop-loss leg by its GTT id, refuses a wrong-side move, and cancels one leg', async () => {
+    const price = await ltp();
+    const entry = Math.round(price * 0.94);
+    const placed = await h.call<Env<{ order_data: { order_id: string; child_order_details: { order_id: string; leg: string } }[] }>>('POST', '/smart/order', {
+      body: { txn_type: 'BUY', ...RELIANCE, product: 'CNC', order_type: 'LIMIT', validity: 'DAY', qty: 1, algo_id: '99999', limit_price: entry, sl_trigger_price: entry - 20, tgt_trigger_price: entry + 40 },
+    });
+    const sl = placed.body.data.order_data.find((d) => d.child_order_details.leg === 'stop_loss')!.child_order_details.order_id;
+    const tgt = placed.body.data.order_data.find((d) => d.child_order_details.leg === 'target')!.child_order_details.order_id;
+    const moved = await h.call<Env<{ order_status: string; smart_order: { stop_loss: { sl_trigger_price: string } } }>>('POST', '/smart/order/modify', {
+      body: { order_id: sl, segment: 'EQUITY', algo_id: '99999', trigger_price: entry - 30 },
+    });
+    expect(moved.status, moved.text).toBe(200);
+    expect(moved.body.data.order_status).toBe('MODIFIED');
+    expect(Number(moved.body.data.smart_order.stop_loss.sl_trigger_price)).toBe(entry - 30);
+    const wrong = await h.call<Env>('POST', '/smart/order/modify', { body: { order_id: sl, segment: 'EQUITY', trigger_price: entry + 5 } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.message).toMatch(/SL trigger price should be less than/);
+    const cancelled = await h.call<Env<{ smart_order: { target: { status: string }; stop_loss: { status: string } } }>>('POST', '/smart/order/cancel', { body: { order_id: tgt, segment: 'EQUITY' } });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(cancelled.body.data.smart_order.target.status).toBe('CANCELLED');
+    expect(cancelled.body.data.smart_order.stop_loss.status).not.toBe('CANCELLED');
+  });
+});
