@@ -113,12 +113,14 @@ class ShortStraddle implements OptionStrategy {
       return;
     }
     const stopLeg = s.legs.find((l) => l.stopTag === o.tag);
-    if (!stopLeg || stopLeg.status !== 'open' || !isTerminalStatus(o.status)) return;
+    if (!stopLeg || !isTerminalStatus(o.status)) return;
     if (o.status === 'FILLED') {
+      // The position event of the same fill may have come first and marked the leg closed.
+      if (stopLeg.status === 'stopped') return;
       stopLeg.status = 'stopped';
-      ctx.log.info({ leg: stopLeg.optionType, price: formatRupees(Math.round(o.filledValue / o.filledQty)) }, 'short-straddle: stop-loss hit');
+      ctx.log.info({ leg: stopLeg.optionType, price: o.filledQty > 0 ? formatRupees(Math.round(o.filledValue / o.filledQty)) : undefined }, 'short-straddle: stop-loss hit');
       if (this.p.otherStopToCost) this.moveOtherStopToCost(s, stopLeg, ctx);
-    } else if (s.phase === 'entered') {
+    } else if (stopLeg.status === 'open' && s.phase === 'entered') {
       // A short option without its stop is unbounded risk: close it rather than trade unprotected.
       ctx.log.error({ leg: stopLeg.optionType, status: o.status, reason: o.reason }, 'short-straddle: stop-loss order lost, closing the leg');
       stopLeg.stopTag = null;
