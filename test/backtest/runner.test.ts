@@ -10,7 +10,11 @@ import { seriesFromRows } from '../../backtest/data/candle-series.js';
 const DAY = '2024-01-02';
 const t = (hm: string): number => istDateTime(DAY, hm);
 
-async function run(series: CandleSeries[], script: Script, extra: { charges?: string; slippageTicks?: number; bothTouched?: 'pessimistic' | 'optimistic' | 'ohlc-path'; cash?: number } = {}) {
+async function run(
+  series: CandleSeries[],
+  script: Script,
+  extra: { charges?: string; slippageTicks?: number; bothTouched?: 'pessimistic' | 'optimistic' | 'ohlc-path'; cash?: number; participationRate?: number } = {},
+) {
   return backtest({
     definition: scripted(series.map((s) => s.instrument), script, [...new Set(series.map((s) => s.interval))]),
     params: {},
@@ -20,6 +24,7 @@ async function run(series: CandleSeries[], script: Script, extra: { charges?: st
     cash: extra.cash ?? 1_000_000,
     ...(extra.slippageTicks !== undefined ? { slippageTicks: extra.slippageTicks } : {}),
     ...(extra.bothTouched ? { bothTouched: extra.bothTouched } : {}),
+    ...(extra.participationRate !== undefined ? { participationRate: extra.participationRate } : {}),
   });
 }
 
@@ -57,6 +62,23 @@ describe('backtest fills on a hand-made series (checked by hand)', () => {
     ]);
     expect(out.metrics.winRate).toBe(0.5);
     expect(out.metrics.profitFactor).toBe(5);
+  });
+
+  it('partial fills take at most the given share of each candle\'s volume', async () => {
+    const s = [
+      minuteSeries('NSE_1', DAY, [
+        ['09:15', 100, 101, 99, 100, 1000],
+        ['09:16', 100.5, 101, 100, 100.5, 200],
+        ['09:17', 101, 101.5, 100.5, 101, 300],
+        ['09:18', 101, 101.5, 100.5, 101, 1000],
+      ]),
+    ];
+    const out = await run(s, newScript({ 'NSE_1@09:15': [market('NSE_1', 'BUY', 50)] }), { participationRate: 0.1 });
+    // 10% of 200 = 20 at 09:16's open, the other 30 (10% of 300) at 09:17's open.
+    expect(fillsOf(out)).toEqual([
+      ['09:16', 'BUY', 20, 10_050],
+      ['09:17', 'BUY', 30, 10_100],
+    ]);
   });
 
   it('slippage in ticks worsens market fills', async () => {

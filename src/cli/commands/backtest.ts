@@ -313,7 +313,7 @@ export function register(program: Command): void {
     .option('--instrument <id>', 'instrument id for a one-instrument CSV (default: the file name)')
     .addOption(new Option('--date-order <order>', 'reading of 6-digit and slashed dates').choices(['dmy', 'ymd', 'mdy']).default('dmy'))
     .addOption(new Option('--label <label>', 'CSV bars labelled by their start or end time').choices(['start', 'end']).default('start'))
-    .addOption(new Option('--session <filter>', 'bars outside 09:15-15:30: drop stale ones (auto), all, or keep all').choices(['auto', 'regular', 'all']).default('auto'))
+    .addOption(new Option('--session <filter>', 'bars outside 09:15-15:30: auto drops a day\'s stale (flat, no volume) ones, regular drops all, all keeps all').choices(['auto', 'regular', 'all']).default('auto'))
     .option('--skip-bad-rows', 'skip and list malformed CSV rows instead of stopping at the first')
     .option('--tick <rupees>', 'tick size of CSV instruments (default 0.05)')
     .option('--lot <n>', 'lot size of CSV instruments without one (default 1)')
