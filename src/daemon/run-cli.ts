@@ -56,14 +56,23 @@ export async function runFromCli(mode: DaemonMode, flags: CliFlags): Promise<voi
     }
   }
   const log = createLogger({ level: config.log.level, name: `tarang-${mode}` });
+  const say = (text: string): void => {
+    if (config.statusIntervalMs > 0) process.stdout.write(`${text}\n`);
+  };
+  if (mode === 'paper') {
+    const p = config.paper ?? PaperSchema.parse({});
+    say(p.simulator === 'embedded' ? `tarang paper: starting the broker simulator (synthetic NSE/BSE universe, clock x${p.speed})...` : `tarang paper: using the simulator at ${p.simulator}`);
+  } else say('tarang run: starting the live daemon...');
   const { daemon, clock } = await launchDaemon({ config, file: flags.config, mode, log });
   const off = handleStopSignals({
     stop: (signal) => daemon.stop(`signal ${signal}`),
     onForce: () => process.stderr.write('\ntarang: forced exit; the next start reconciles with the broker\n'),
   });
   try {
+    say(`logging in, loading instruments, reconciling with the broker, starting ${config.strategies.filter((x) => x.enabled).length} strategies...`);
     await daemon.start();
     const startedAt = clock.now();
+    say(`running: ops on http://${config.ops.host}:${daemon.port ?? '-'} (/health, /metrics; tarang ctl status|halt|resume|flatten). Ctrl-C stops cleanly.`);
     let stopAt: number | undefined;
     if (durationS !== undefined) stopAt = startedAt + durationS * 1000;
     else if (mode === 'paper') stopAt = nseCalendar().session(istDate(startedAt))?.close;
