@@ -22,6 +22,7 @@ import {
 } from '../universe/index.js';
 import { LiveMarket, type TickIntervals } from './live-market.js';
 import { referenceClose } from './reference-prices.js';
+import { MinuteRecorder } from './minute-recorder.js';
 import type { MarketQuote, MarketTick, SimVenue, TickListener, VenueData } from './venue.js';
 
 export interface VenueAssemblyOptions {
@@ -65,6 +66,9 @@ export async function assembleVenue(o: VenueAssemblyOptions): Promise<SimVenue &
     ...(o.pumpMs !== undefined ? { pumpMs: o.pumpMs } : {}),
   });
   const model = market.model;
+  const recorder = new MinuteRecorder(universe.instruments(), () => model.currentSessionOpen, model.options.sessionLengthMs);
+  market.onTick((t) => recorder.record(t));
+  history.setLiveSource(recorder);
   const chains = new OptionChainService({ universe, history, clock: o.clock, livePrice: (code) => model.lastPrice(code) });
   const engine = new MatchingEngine({
     instruments: universe.table,

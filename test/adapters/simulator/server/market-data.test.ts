@@ -138,3 +138,24 @@ describe('option chain and the announced utility endpoints (spec 2.10, 4.3, 4.4)
     expect(unknown.body.message).toBe('Bad Request');
   });
 });
+
+describe("today's candles follow the live ticks", () => {
+  it('closes the current 1-minute candle at a price just set', async () => {
+    const q = await h.call<Env<Record<string, { live_price: number }>>>('GET', '/market/quotes/ltp?scrip-codes=NSE_1333');
+    const target = Math.round(q.body.data['NSE_1333']!.live_price) + 2;
+    // Inside a minute: a candle starting exactly now does not exist yet.
+    await h.admin('POST', '/sim/clock', { advance_ms: 30_000 });
+    await h.admin('POST', '/sim/prices', { security_id: '1333', price: target });
+    const now = h.clock.now();
+    const r = await h.call<Env<Record<string, { candles: { ts: number; c: number; h: number }[] }>>>(
+      'GET',
+      `/market/historical/1minute?scrip-codes=NSE_1333&start_time=${now - 3_600_000}&end_time=${now + 60_000}`,
+    );
+    expect(r.status, r.text.slice(0, 200)).toBe(200);
+    const candles = r.body.data['NSE_1333']!.candles;
+    const last = candles.at(-1)!;
+    expect(last.ts * 1000).toBeLessThanOrEqual(now);
+    expect(last.c).toBe(target);
+    expect(last.h).toBeGreaterThanOrEqual(target);
+  });
+});
