@@ -5,6 +5,7 @@
  * A cap on tracked instruments bounds memory when the whole universe ticks.
  */
 import { bucketStart } from '../../../core/candles.js';
+import { ConfigError } from '../../../core/errors.js';
 import type { Paise } from '../../../core/money.js';
 import { istDate } from '../../../core/time.js';
 import type { Bar, LiveMinuteSource } from './types.js';
@@ -29,7 +30,7 @@ export class MinuteBarRecorder implements LiveMinuteSource {
 
   /** `maxInstruments`: instruments tracked per day; ticks of further ones are ignored (default 5,000). */
   constructor(private readonly maxInstruments = 5000) {
-    if (!Number.isSafeInteger(maxInstruments) || maxInstruments < 1) throw new RangeError(`MinuteBarRecorder: maxInstruments must be a positive integer, got ${maxInstruments}`);
+    if (!Number.isSafeInteger(maxInstruments) || maxInstruments < 1) throw new ConfigError(`MinuteBarRecorder: maxInstruments must be a positive integer, got ${maxInstruments}`, { maxInstruments });
   }
 
   record(t: RecordedTick): void {

@@ -4,6 +4,7 @@
  * before expiry, and a skewed smile in standardised log-moneyness (puts dearer for indices, as on
  * NSE). Deterministic in the seed; the same surface prices candles, the chain and the live market.
  */
+import { ConfigError } from '../../../core/errors.js';
 import { Rng } from '../universe/rng.js';
 import type { Underlying } from '../universe/types.js';
 
@@ -24,7 +25,7 @@ export class VolatilityModel {
   private readonly cache = new Map<string, number>();
 
   constructor(private readonly options: VolatilityModelOptions) {
-    if (!Number.isSafeInteger(options.seed)) throw new RangeError(`VolatilityModel: seed must be an integer, got ${options.seed}`);
+    if (!Number.isSafeInteger(options.seed)) throw new ConfigError(`VolatilityModel: seed must be an integer, got ${options.seed}`, { seed: options.seed });
   }
 
   /** At-the-money IV of an underlying on a date for a time to expiry in years. */

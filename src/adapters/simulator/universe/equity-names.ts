@@ -3,6 +3,7 @@
  * joined to an industry ("KAVERITEX", "Kaveri Textiles Ltd"), in a seed-fixed order, never equal
  * to a real symbol already in the universe.
  */
+import { ConfigError } from '../../../core/errors.js';
 import { Rng } from './rng.js';
 
 const STEMS = [
@@ -46,7 +47,7 @@ export function generateEquityNames(seed: number, count: number, taken: Readonly
     [combos[i], combos[j]] = [combos[j]!, combos[i]!];
   }
   if (count > combos.length) {
-    throw new RangeError(`at most ${combos.length} generated equity names are available, ${count} asked`);
+    throw new ConfigError(`at most ${combos.length} generated equity names are available, ${count} asked (lower nseEquities/bseEquities)`, { available: combos.length, asked: count });
   }
   return combos.slice(0, count);
 }

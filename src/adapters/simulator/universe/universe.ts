@@ -6,6 +6,7 @@
  * chains are millions of rows.
  */
 import type { Exchange } from '../../../core/enums.js';
+import { ConfigError, InvariantError } from '../../../core/errors.js';
 import type { Instrument } from '../../../core/instruments.js';
 import { InstrumentTable } from '../../../core/instruments.js';
 import type { Paise } from '../../../core/money.js';
@@ -92,21 +93,28 @@ export class Universe {
     this.paths = new PricePaths(options.seed);
     const years = options.historyYears ?? DEFAULT_HISTORY_YEARS;
     this.historyStart = addDays(`${Number(options.today.slice(0, 4)) - years}${options.today.slice(4)}`, 0);
-    if (this.historyStart < PATH_START) throw new RangeError(`Universe: history before ${PATH_START} is not simulated (today ${options.today}, historyYears ${years})`);
+    if (this.historyStart < PATH_START) throw new ConfigError(`Universe: history before ${PATH_START} is not simulated (today ${options.today}, historyYears ${years})`, { today: options.today, historyYears: years });
     this.buildIndices();
     const stocks = this.buildEquities(options.nseEquities ?? DEFAULT_NSE_EQUITIES, options.bseEquities ?? DEFAULT_BSE_EQUITIES);
     this.buildDerivativeUnderlyings(stocks);
     this.materialiseCurrentContracts();
   }
 
-  /** Builds the universe. Throws RangeError on invalid options (bad date, negative counts). */
+  /** Builds the universe. Throws ConfigError on invalid options (bad date, negative counts), naming the option. */
   static build(options: UniverseOptions): Universe {
-    if (!Number.isSafeInteger(options.seed)) throw new RangeError(`Universe: seed must be an integer, got ${options.seed}`);
-    if (!DATE_RE.test(options.today)) throw new RangeError(`Universe: today must be YYYY-MM-DD, got ${JSON.stringify(options.today)}`);
-    istMidnight(options.today); // rejects impossible dates
+    if (!Number.isSafeInteger(options.seed)) throw new ConfigError(`Universe: seed must be an integer, got ${options.seed}`, { seed: options.seed });
+    const badToday = (): never => {
+      throw new ConfigError(`Universe: today must be a date as YYYY-MM-DD, got ${JSON.stringify(options.today)}`, { today: options.today });
+    };
+    if (!DATE_RE.test(options.today)) badToday();
+    try {
+      istMidnight(options.today);
+    } catch {
+      badToday();
+    }
     for (const k of ['nseEquities', 'bseEquities', 'historyYears'] as const) {
       const v = options[k];
-      if (v !== undefined && (!Number.isSafeInteger(v) || v < 0)) throw new RangeError(`Universe: ${k} must be a non-negative integer, got ${v}`);
+      if (v !== undefined && (!Number.isSafeInteger(v) || v < 0)) throw new ConfigError(`Universe: ${k} must be a non-negative integer, got ${v}`, { [k]: v });
     }
     return new Universe(options);
   }
@@ -227,7 +235,7 @@ export class Universe {
 
   private add(i: Instrument, path?: { key: string; spec: PathSpec }, unique = false): void {
     // Contract ids are sequential, hence unique by construction; check the hand-assigned ones.
-    if (!unique && this.table.get(i.id)) throw new RangeError(`duplicate scrip code ${i.id}`);
+    if (!unique && this.table.get(i.id)) throw new InvariantError(`duplicate scrip code ${i.id}`, { id: i.id });
     this.table.add(i);
     this.all.push(i);
     if (path) this.pathByScrip.set(i.id, path);

@@ -4,6 +4,7 @@ import { istMidnight, istWeekday } from '../../../../src/core/time.js';
 import { Universe } from '../../../../src/adapters/simulator/universe/index.js';
 import { MASTER_COLUMNS } from '../../../../src/adapters/simulator/universe/master-csv.js';
 import { parseInstrumentMaster } from '../../../../src/core/instrument-master.js';
+import { ConfigError } from '../../../../src/core/errors.js';
 
 const TODAY = '2026-11-20';
 let u: Universe;
@@ -125,7 +126,8 @@ describe('instrument master CSVs (spec 2.3)', () => {
   });
 
   it('rejects bad options with a message naming them', () => {
-    expect(() => Universe.build({ seed: 1, today: '2026-13-01', calendar: nseCalendar() })).toThrow(/2026-13-01/);
+    expect(() => Universe.build({ seed: 1, today: '2026-13-01', calendar: nseCalendar() })).toThrow(/today.*2026-13-01/);
+    expect(() => Universe.build({ seed: 1.5, today: TODAY, calendar: nseCalendar() })).toThrow(ConfigError);
     expect(() => Universe.build({ seed: 1, today: TODAY, calendar: nseCalendar(), nseEquities: -1 })).toThrow(/nseEquities/);
   });
 });
