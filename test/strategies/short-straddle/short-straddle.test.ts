@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Intent, ModifyIntent, PlaceIntent } from '../../../src/core/intents.js';
 import { InstrumentTable, type Instrument } from '../../../src/core/instruments.js';
 import { istDateTime } from '../../../src/core/time.js';
-import { shortStraddle, shortStraddleParams, stopTrigger, type ShortStraddleParamsInput } from '../../../src/strategies/short-straddle/index.js';
+import { legGreeks, shortStraddle, shortStraddleParams, stopTrigger, type ShortStraddleParamsInput } from '../../../src/strategies/short-straddle/index.js';
 import { SimHarness, type HarnessOptions } from '../orb-smart/sim-harness.js';
 import { flat, minuteCandles, type Ohlc } from '../orb-smart/candles.js';
 import { CE_ATM, DAY, EXPIRIES, NIFTY, OPTIONS, PE_ATM, chain, option, type ChainSpec } from './fixtures.js';
@@ -221,6 +221,21 @@ describe('short-straddle against the matching engine', () => {
   });
 
   describe('greeks', () => {
+    it('local greeks match a textbook case in the broker units (Hull: S 49, K 50, r 5%, 20 weeks, vol 20%: call 2.40, delta 0.522)', () => {
+      const expiry = '2025-06-27';
+      const years = 20 / 52;
+      const now = istDateTime(expiry, '15:30') - Math.round(years * 365 * 86_400_000);
+      const q = { instrument: 'NFO_1', tradingSymbol: 'X', optionType: 'CE' as const, strike: 5000, expiry, lotSize: 1, tickSize: 1, ltp: 240 };
+      const g = legGreeks(q, 4900, now, { rate: 0.05 })!;
+      expect(g.source).toBe('local');
+      expect(g.iv).toBeCloseTo(0.2, 2);
+      expect(g.delta).toBeCloseTo(0.522, 2);
+      // Gamma per rupee of the underlying, theta per calendar day and vega per point, in rupees.
+      expect(g.gamma).toBeCloseTo(0.066, 2);
+      expect(g.theta).toBeCloseTo(-4.31 / 365, 3);
+      expect(g.vega).toBeCloseTo(0.121, 2);
+    });
+
     it('computes IV locally when the chain has no greeks, and skips the day below minIv', () => {
       const h = harness({ minIv: 0.2 });
       openAndChain(h, '09:20', { ltp: {}, vol: 0.13 });
