@@ -260,6 +260,67 @@ describe('smart orders', () => {
   });
 });
 
+describe('trailing stops', () => {
+  const bars = (): CandleSeries[] => [
+    minuteSeries('NSE_1', DAY, [
+      ['09:15', 100, 100, 100, 100],
+      ['09:16', 100, 100.4, 99.9, 100.2],
+      ['09:17', 100.5, 102.2, 100.4, 102],
+      ['09:18', 101.8, 101.9, 98.5, 99],
+      ['09:19', 99, 99.5, 98.5, 99],
+    ]),
+  ];
+  const smart = (trailingStep?: number) => ({
+    kind: 'smart' as const,
+    instrument: 'NSE_1',
+    side: 'BUY' as const,
+    qty: 10,
+    entryType: 'MARKET' as const,
+    stopLoss: { triggerPrice: 9_900 },
+    target: { triggerPrice: 11_000 },
+    ...(trailingStep !== undefined ? { trailingStep } : {}),
+    validity: 'DAY' as const,
+    product: 'INTRADAY' as const,
+  });
+  const go = (step: number | undefined, trailing: 'native' | 'emulated') =>
+    backtest({ definition: scripted(['NSE_1'], newScript({ 'NSE_1@09:15': [smart(step)] })), params: {}, series: bars(), instruments: instrumentsForSeries(bars()), charges: 'none', cash: 1_000_000, trailing });
+
+  it('the stop-loss follows the rise in whole steps and holds when the price turns (native)', async () => {
+    // Entry 100.00; the 09:17 high 102.20 is 2.20 above: the stop moves up 4 steps of 0.50 to 101.00,
+    // holds through the fall, and fills there when 09:18 drops through it.
+    expect(fillsOf(await go(50, 'native'))).toEqual([
+      ['09:16', 'BUY', 10, 10_000],
+      ['09:18', 'SELL', 10, 10_100],
+    ]);
+    // Without a trailing step the stop stays at 99.00.
+    expect(fillsOf(await go(undefined, 'native'))[1]).toEqual(['09:18', 'SELL', 10, 9_900]);
+  });
+
+  it('the engine trails by modifying the leg when the venue does not (emulated, as live), to the same stop', async () => {
+    // Stop 98.00, step 0.50: the rise to 101.20 moves it 2 steps to 99.00 (still below the entry,
+    // see the report: the venue refuses a modified stop above the entry price).
+    const s = [
+      minuteSeries('NSE_1', DAY, [
+        ['09:15', 100, 100, 100, 100],
+        ['09:16', 100, 100.4, 99.9, 100.2],
+        ['09:17', 100.5, 101.2, 100.4, 101],
+        ['09:18', 100.8, 100.9, 98.5, 98.8],
+        ['09:19', 99, 99.5, 98.5, 99],
+      ]),
+    ];
+    const intent = { ...smart(50), stopLoss: { triggerPrice: 9_800 } };
+    const one = (trailing: 'native' | 'emulated') =>
+      backtest({ definition: scripted(['NSE_1'], newScript({ 'NSE_1@09:15': [intent] })), params: {}, series: s, instruments: instrumentsForSeries(s), charges: 'none', cash: 1_000_000, trailing });
+    const emulated = await one('emulated');
+    expect(emulated.run.alerts.map((a) => a.code)).toContain('TRAILING_EMULATED');
+    expect(fillsOf(emulated)).toEqual([
+      ['09:16', 'BUY', 10, 10_000],
+      ['09:18', 'SELL', 10, 9_900],
+    ]);
+    expect(fillsOf(await one('native'))).toEqual(fillsOf(emulated));
+  });
+});
+
 describe('determinism', () => {
   it('two runs give identical JSON bytes', async () => {
     const make = async (): Promise<string> => {
