@@ -81,6 +81,14 @@ describe('backtest fills on a hand-made series (checked by hand)', () => {
     ]);
   });
 
+  it('an IOC limit that the next bar does not reach is gone; it does not fill later', async () => {
+    const ioc = { ...limit('NSE_1', 'BUY', 10, 99), validity: 'IOC' as const };
+    const day = { ...limit('NSE_1', 'BUY', 10, 99) };
+    // The 09:16 bar (100-102) misses 99; the 09:17 bar reaches 98.
+    expect(fillsOf(await run(series(), newScript({ 'NSE_1@09:15': [ioc] })))).toEqual([]);
+    expect(fillsOf(await run(series(), newScript({ 'NSE_1@09:15': [day] })))).toEqual([['09:17', 'BUY', 10, 9_900]]);
+  });
+
   it('slippage in ticks worsens market fills', async () => {
     const out = await run(series(), newScript({ 'NSE_1@09:15': [market('NSE_1', 'BUY', 10)] }), { slippageTicks: 2 });
     expect(fillsOf(out)).toEqual([['09:16', 'BUY', 10, 10_110]]);
