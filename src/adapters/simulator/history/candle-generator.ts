@@ -117,6 +117,31 @@ export class CandleGenerator {
     return bars;
   }
 
+  /**
+   * Closing price of an instrument or contract on a trading day without generating the day: the
+   * day path ends exactly on the daily close, so this equals the last minute bar's close. For
+   * marking a whole universe at once (68,000 previous closes at start-up).
+   */
+  closingPrice(target: { instrument: Instrument } | { contract: Contract }, date: string): Paise | undefined {
+    const session = this.universe.calendar.session(date);
+    if (!session) return undefined;
+    if ('instrument' in target) {
+      const p = this.universe.pathOf(target.instrument.id);
+      if (!p) return undefined;
+      const tick = target.instrument.tickSize;
+      return Math.max(tick, roundToTick(this.universe.paths.close(p.key, p.spec, date) * 100, tick));
+    }
+    const c = target.contract;
+    const u = this.universe.underlying(c.underlying);
+    if (!u || date > c.expiry || date < this.universe.listingDate(c)) return undefined;
+    const p = this.universe.pathOf(u.instrument.id);
+    if (!p) return undefined;
+    // Same arithmetic as the last minute of contractDay: exp(log(close)) as the day path builds it.
+    const spot = Math.exp(Math.log(this.universe.paths.close(p.key, p.spec, date)));
+    const v = this.valuer(u, c, date)(spot, session.close);
+    return c.strike === null ? roundToTick(v * 100, c.tickSize) : this.pricer.roundOption(v * 100, c.tickSize);
+  }
+
   /** End-of-day open interest of a contract (units); 0 before listing. */
   openInterest(c: Contract, date: string): number {
     const u = this.universe.underlying(c.underlying);

@@ -120,11 +120,19 @@ export class HistoryService {
     return t.kind === 'instrument' ? this.generator.instrumentDay(t.instrument, date) : this.generator.contractDay(t.contract, date);
   }
 
-  /** Close of the last trading day before `date` (the quote's `prev_close`), paise. */
+  /**
+   * Close of the last trading day before `date` (the quote's `prev_close`), paise; the same as the
+   * last candle of that day, computed without generating the day (cheap for a whole universe).
+   */
   previousClose(scripCode: string, date: string): Paise | undefined {
-    const prev = this.universe.calendar.previousTradingDay(date);
-    const bars = this.minuteBars(scripCode, prev);
-    return bars[bars.length - 1]?.close;
+    return this.closingPrice(scripCode, this.universe.calendar.previousTradingDay(date));
+  }
+
+  /** Generated close of an instrument on a trading day (equal to its last 1-minute candle's close). */
+  closingPrice(scripCode: string, date: string): Paise | undefined {
+    const t = this.resolveScrip(scripCode);
+    if (!t) return undefined;
+    return this.generator.closingPrice(t.kind === 'instrument' ? { instrument: t.instrument } : { contract: t.contract }, date);
   }
 
   // ---- internals ------------------------------------------------------------------------------

@@ -251,3 +251,28 @@ describe('expired-contract candles (spec 4.9)', () => {
     expect(!many.ok && many.error.debugInfo).toMatch(/at most 50/);
   });
 });
+
+describe('closing prices', () => {
+  it('equal the last minute candle of the day for cash, index, futures and options, without generating the day', () => {
+    const h = service();
+    const date = '2026-11-18';
+    const codes = [RELIANCE, 'NIDX_13', 'NSE_1594'];
+    for (const sym of ['NIFTY', 'RELIANCE']) {
+      const exp = u.currentExpiries(sym).find((e) => u.contracts(sym, e)[0]!.strike === null)!;
+      const chain = u.contracts(sym, exp);
+      for (const c of [chain[0]!, chain[Math.floor(chain.length / 2)]!, chain[Math.floor(chain.length / 2) + 1]!, chain.at(-1)!]) codes.push(`NFO_${c.securityId}`);
+    }
+    let diffTicks = 0;
+    for (const code of codes) {
+      const last = h.minuteBars(code, date).at(-1)!.close;
+      const close = h.closingPrice(code, date)!;
+      const tick = u.get(code)!.tickSize;
+      // Float rounding of the same value may at most flip one tick, and rarely.
+      expect(Math.abs(close - last)).toBeLessThanOrEqual(tick);
+      if (close !== last) diffTicks++;
+    }
+    expect(diffTicks).toBeLessThanOrEqual(1);
+    expect(h.previousClose(RELIANCE, '2026-11-19')).toBe(h.closingPrice(RELIANCE, date));
+    expect(h.closingPrice(RELIANCE, '2026-11-21')).toBeUndefined(); // a Saturday
+  });
+});
