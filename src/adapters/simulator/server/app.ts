@@ -96,7 +96,9 @@ export function buildApp(ctx: SimContext, modules: readonly RouteModule[]): Fast
   });
 
   app.addHook('onResponse', async (request, reply) => {
-    ctx.requests.add({ method: request.method, path: request.url, status: reply.statusCode, ip: request.socket.remoteAddress ?? '', ts: ctx.clock.now() });
+    const entry = { method: request.method, path: request.url, status: reply.statusCode, ip: request.socket.remoteAddress ?? '', ts: ctx.clock.now() };
+    ctx.requests.add(entry);
+    if (ctx.log.isLevelEnabled('debug')) ctx.log.debug(entry, 'request');
   });
 
   app.setErrorHandler(async (error: unknown, request, reply) => {

@@ -1,12 +1,21 @@
 import { TOTP, Secret } from 'otpauth';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import { createLogger } from '../../../../src/core/log.js';
 import { startHarness, type Harness } from '../server/sim-harness.js';
 
 const MIN = 60_000;
 let h: Harness;
+let logged = '';
 beforeAll(async () => {
-  h = await startHarness();
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      logged += chunk.toString();
+      done();
+    },
+  });
+  h = await startHarness({ logger: createLogger({ destination: sink, pretty: false }) });
 });
 afterAll(async () => h?.close());
 
@@ -122,6 +131,10 @@ describe('token generation and lockout (spec 3.2, 3.3, 5)', () => {
     const third = await lock();
     expect(third.status).toBe(423);
     expect(third.body.retry_at! - h.clock.now()).toBe(60 * MIN);
+    // The account holder is alerted (a log line on the simulator's side), without any secret.
+    expect(logged).toMatch(/ALERT to account holder: token generation locked for 1 hour/);
+    expect(logged).not.toContain(h.sim.credentials.access_token);
+    expect(logged).not.toContain(h.sim.credentials.totp_secret);
     await advance(59 * MIN);
     expect((await generate({ mpin, totp: code() })).body.reason).toBe('locked');
     await advance(MIN);
