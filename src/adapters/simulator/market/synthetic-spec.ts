@@ -17,7 +17,10 @@ export const INDEX_LEVELS: Readonly<Record<string, Paise>> = {
   BANKEX: 5_800_000,
 };
 
-/** A spec with a synthetic previous close: equities log-uniform in 50-5,000 rupees, index futures near their index, options by moneyness-free premium. */
+/**
+ * A spec with a synthetic previous close (equities log-uniform in 50-5,000 rupees, index futures
+ * near their index, options a small share of the strike) and, for stocks, a per-stock volatility.
+ */
 export function syntheticSpec(instrument: Instrument, seed: number): MarketInstrumentSpec {
   const h = hashSeed(instrument.id, seed ^ 0x5eed);
   const u = (h >>> 8) / 16777216;
@@ -41,5 +44,8 @@ export function syntheticSpec(instrument: Instrument, seed: number): MarketInstr
       price = Math.exp(Math.log(5_000) + u * Math.log(100));
   }
   const prevClose = Math.max(tick, roundToTick(price, tick));
+  // Stocks differ in temperament: annual volatility 18-50% (indices and index derivatives keep the model's defaults).
+  const u3 = (mix32(h ^ 0x9e3779b9) >>> 8) / 16777216;
+  if (instrument.kind === 'EQUITY' || instrument.kind === 'FUTSTK') return { instrument, prevClose, volatility: 0.18 + 0.32 * u3 };
   return { instrument, prevClose };
 }

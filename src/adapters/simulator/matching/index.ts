@@ -21,6 +21,6 @@ export { MarginModel, MarginModelOptionsSchema, type MarginModelOptions, type Ma
 export { indianCharges, noCharges, INDIAN_CHARGE_RATES, ZERO_CHARGES, type ChargeCalculator, type ChargeInput, type IndianChargeRates } from './charges.js';
 export { VenueStatus, SmartStatus, normaliseVenueStatus, isVenueStatus } from './venue-status.js';
 export { VenueInputError, VenueOrderError, VenueNotFoundError, VenueErrorType, isVenueError, type VenueError } from './errors.js';
-export { TslMode, MatchingEngineSettingsSchema, type MatchingEngineOptions, type MatchingEngineSettings } from './options.js';
+export { TslMode, MatchingEngineSettingsSchema, type MatchingEngineOptions, type MatchingEngineSettings, type ResolvedSettings } from './options.js';
 export type * from './types.js';
 export { UpdateMode } from './types.js';
