@@ -75,6 +75,8 @@ export interface DaemonOptions {
    * a person's seconds, are multiplied by it. Default 1.
    */
   readonly timeScale?: number;
+  /** Receives every tick-to-order latency sample, seconds (the bench); the histogram gets them too. */
+  readonly latencySink?: (seconds: number) => void;
   /** Whether the market is open at a time (health: stale ticks). */
   readonly marketOpen?: (ts: number) => boolean;
 }
@@ -362,7 +364,9 @@ export class Daemon {
     if (this.tickStart === undefined || status !== 'PENDING_NEW' || this.timedTags.has(tag)) return;
     this.timedTags.add(tag);
     if (this.timedTags.size > 10_000) this.timedTags.clear();
-    this.metrics.tickToOrder.observe((performance.now() - this.tickStart) / 1000);
+    const seconds = (performance.now() - this.tickStart) / 1000;
+    this.metrics.tickToOrder.observe(seconds);
+    this.o.latencySink?.(seconds);
   }
 
   private pollBrokerStats(): void {

@@ -46,6 +46,8 @@ export interface LaunchOptions {
   readonly brokerOptions?: BrokerOptions;
   /** A store shared across daemon restarts in one process (tests). */
   readonly store?: Store;
+  /** Tick-to-order latency samples, seconds (bench). */
+  readonly latencySink?: (seconds: number) => void;
   /** Instrument master sources. Default equity + index (+ fno for live). */
   readonly sources?: readonly MasterSource[];
 }
@@ -152,6 +154,7 @@ export async function launchDaemon(o: LaunchOptions): Promise<Launched> {
     marketOpen: (ts) => calendar.isOpen(ts),
     ...(o.out !== undefined ? { out: o.out } : {}),
     ...(o.store ? { store: o.store } : {}),
+    ...(o.latencySink ? { latencySink: o.latencySink } : {}),
   });
   return { daemon, clock, ...(simulator ? { simulator } : {}) };
 }
