@@ -133,6 +133,15 @@ describe('option chain and the announced utility endpoints (spec 2.10, 4.3, 4.4)
     expect(chain.status).toBe(200);
     expect(chain.body.data.length).toBeGreaterThan(100);
     expect(chain.body.data[0]).not.toHaveProperty('security_id');
+    // Candles of an expired contract, addressed by trading symbol (spec 4.9).
+    const sym = chain.body.data.find((c) => c.instrument_type === 'OPTIDX')!.trading_symbol;
+    const expiryMs = Date.parse(`${dates[0]}T15:30:00+05:30`);
+    const candles = await h.call<Env<Record<string, { candles: unknown[] }>>>(
+      'GET',
+      `/market/historical/expired/1day?trading-symbols=${sym}&segment=NFO&start_time=${expiryMs - 20 * 86_400_000}&end_time=${expiryMs}`,
+    );
+    expect(candles.status, candles.text.slice(0, 200)).toBe(200);
+    expect(candles.body.data[sym]!.candles.length).toBeGreaterThan(0);
     const unknown = await h.call<{ message: string; debug_info: string }>('GET', '/market/instruments/expired/contracts?underlying=NIFTY&segment=DERIVATIVE&expiry=2026-01-03');
     expect(unknown.status).toBe(400);
     expect(unknown.body.message).toBe('Bad Request');

@@ -194,6 +194,9 @@ describe('smart orders (spec 3.5, 4.7)', () => {
       expect((d['child_order_details'] as { order_id: string }).order_id).toMatch(/^GTT-/);
     }
     const parent = String(r.body.data.order_data[0]!['order_id']);
+    // Trailing is announced, not enabled: is_tsl is recorded and ignored by default (spec 3.4).
+    const smartBook = await h.call<Env<{ order_id: string; is_tsl: boolean; trailing: boolean; remarks: string }[]>>('GET', '/smart/order-book');
+    expect(smartBook.body.data.find((s) => s.order_id === parent)).toMatchObject({ is_tsl: true, trailing: false, remarks: 'smart-1' });
     const cancel = await h.call<Env>('POST', '/smart/order/cancel', { body: { order_id: parent, segment: 'EQUITY' } });
     expect(cancel.status, cancel.text).toBe(200);
   });
