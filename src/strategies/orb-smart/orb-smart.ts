@@ -186,13 +186,21 @@ class OrbSmart implements Strategy {
     ctx.submit({ kind: 'modify', target: s.active, leg: 'stopLoss', triggerPrice: desired });
   }
 
-  /** Clears a working order that ended without a trade (denied by risk, rejected, expired). */
+  /**
+   * Clears a working order that ended without a trade (denied by risk, rejected, expired). An order
+   * the engine no longer knows (a denial never became one; a finished one may have been pruned)
+   * counts as ended only when nothing of it is left: no position, no working leg.
+   */
   private forgetFinished(s: SavedState, ctx: StrategyContext): void {
     if (!s.active) return;
-    const o = ctx.orders.get(s.active);
-    if (o === undefined || (isTerminalStatus(o.status) && o.filledQty === 0 && ctx.portfolio.netQty(this.p.instrument) === 0)) {
+    const active = s.active;
+    const flat = ctx.portfolio.netQty(this.p.instrument) === 0;
+    const o = ctx.orders.get(active);
+    const ended = o === undefined ? flat && !ctx.orders.open(this.p.instrument).some((x) => x.parentTag === active) : isTerminalStatus(o.status) && o.filledQty === 0 && flat;
+    if (ended) {
       s.active = null;
       s.activeSide = null;
+      s.trail = null;
     }
   }
 

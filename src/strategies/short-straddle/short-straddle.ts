@@ -41,6 +41,10 @@ const legState = z.object({
   /** The sale's fills as received (the order's state may report a fill before its execution arrives). */
   soldQty: z.number().default(0),
   soldValue: z.number().default(0),
+  /** The sale's order has been reported (so it was not denied), and its final filled quantity once it ended. */
+  entrySeen: z.boolean().default(false),
+  entryFinalQty: z.number().nullable().default(null),
+  stopSeen: z.boolean().default(false),
   status: z.enum(['entering', 'open', 'stopped', 'closed', 'failed']),
 });
 type LegState = z.output<typeof legState>;
@@ -103,7 +107,9 @@ class ShortStraddle implements OptionStrategy {
     const s = this.s;
     if (!s) return;
     const entryLeg = s.legs.find((l) => l.entryTag === o.tag);
+    if (entryLeg) entryLeg.entrySeen = true;
     if (entryLeg && entryLeg.status === 'entering' && isTerminalStatus(o.status)) {
+      entryLeg.entryFinalQty = o.filledQty;
       if (o.filledQty > 0) this.maybeProtect(entryLeg, ctx);
       else {
         ctx.log.warn({ leg: entryLeg.optionType, status: o.status, reason: o.reason }, 'short-straddle: leg not sold');
@@ -113,6 +119,7 @@ class ShortStraddle implements OptionStrategy {
       return;
     }
     const stopLeg = s.legs.find((l) => l.stopTag === o.tag);
+    if (stopLeg) stopLeg.stopSeen = true;
     if (!stopLeg || !isTerminalStatus(o.status)) return;
     if (o.status === 'FILLED') {
       // The position event of the same fill may have come first and marked the leg closed.
@@ -211,7 +218,7 @@ class ShortStraddle implements OptionStrategy {
         validity: 'DAY',
         product: this.p.product,
       });
-      s.legs.push({ optionType: q.optionType, instrument: q.instrument, qty, tick, entryTag, stopTag: null, entryPrice: null, soldQty: 0, soldValue: 0, status: 'entering' });
+      s.legs.push({ optionType: q.optionType, instrument: q.instrument, qty, tick, entryTag, stopTag: null, entryPrice: null, soldQty: 0, soldValue: 0, entrySeen: false, entryFinalQty: null, stopSeen: false, status: 'entering' });
     }
   }
 
@@ -222,8 +229,8 @@ class ShortStraddle implements OptionStrategy {
    * stop priced from a fill not yet seen would be wrong.
    */
   private maybeProtect(leg: LegState, ctx: StrategyContext): void {
-    const o = ctx.orders.get(leg.entryTag);
-    if (!o || !isTerminalStatus(o.status) || o.filledQty === 0 || leg.soldQty < o.filledQty) return;
+    const final = leg.entryFinalQty;
+    if (final === null || final === 0 || leg.soldQty < final) return;
     this.protect(leg, ctx);
   }
 
@@ -267,15 +274,18 @@ class ShortStraddle implements OptionStrategy {
     ctx.log.info({ leg: other.optionType, stop: formatRupees(trigger) }, 'short-straddle: other leg stop tightened towards cost');
   }
 
-  /** Intents the engine refused outright never become orders: treat them as failed legs. */
+  /**
+   * Intents the engine refused outright never become orders (no order event ever names them):
+   * treat them as failed legs. An order once reported and now unknown merely finished.
+   */
   private reconcile(s: SavedState, ctx: StrategyContext): void {
     if (s.phase !== 'entered') return;
     for (const leg of s.legs) {
-      if (leg.status === 'entering' && ctx.orders.get(leg.entryTag) === undefined) {
+      if (leg.status === 'entering' && !leg.entrySeen && ctx.orders.get(leg.entryTag) === undefined) {
         ctx.log.warn({ leg: leg.optionType, tag: leg.entryTag }, 'short-straddle: leg sale was denied');
         leg.status = 'failed';
       }
-      if (leg.status === 'open' && leg.stopTag !== null && ctx.orders.get(leg.stopTag) === undefined) {
+      if (leg.status === 'open' && leg.stopTag !== null && !leg.stopSeen && ctx.orders.get(leg.stopTag) === undefined) {
         ctx.log.error({ leg: leg.optionType }, 'short-straddle: stop-loss was denied, closing the leg');
         leg.stopTag = null;
         this.closeLeg(leg, ctx);

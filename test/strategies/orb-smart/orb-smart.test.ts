@@ -235,6 +235,16 @@ describe('orb-smart against the matching engine', () => {
     expect(h.order(`${entry!.id}:stopLoss`)).toMatchObject({ status: 'FILLED', modifications: 2 });
   });
 
+  it('keeps trailing when the engine forgets the filled entry order (a finished order is not a denied one)', () => {
+    const h = harness({ trailingStep: 1, targetMode: 'points', targetValue: 100 }, { pruneFilled: true });
+    play(h, minuteCandles(I, DAY, '09:15', RANGE));
+    play(h, minuteCandles(I, DAY, '09:30', [[1609, 1612.5, 1609, 1612], [1612, 1613, 1611.5, 1612.8], [1613, 1620.5, 1612.5, 1620], [1620, 1630.2, 1619, 1629]]));
+    expect(h.intents.filter((i) => i.kind === 'modify').map((m) => (m.kind === 'modify' ? m.triggerPrice : 0))).toEqual([160800, 161800]);
+    // And no second long for the same day, although the entry order is no longer known.
+    play(h, minuteCandles(I, DAY, '09:34', [[1629, 1640, 1628, 1639]]));
+    expect(smarts(h)).toHaveLength(1);
+  });
+
   it('spends at most trailBudget modifications on the leg, then lets the stop hold', () => {
     const h = harness({ trailingStep: 0.5, trailBudget: 3, targetMode: 'points', targetValue: 100 });
     play(h, minuteCandles(I, DAY, '09:15', RANGE));

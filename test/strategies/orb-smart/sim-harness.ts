@@ -35,6 +35,8 @@ export interface HarnessOptions {
   readonly deny?: (intent: Intent) => string | undefined;
   /** Persisted state to start from (a restart). */
   readonly state?: { [key: string]: JsonValue };
+  /** `ctx.orders.get` forgets fully filled orders, as an engine pruning finished records may. */
+  readonly pruneFilled?: boolean;
 }
 
 export interface Denial {
@@ -361,7 +363,10 @@ export class SimHarness {
         lastPrice: (instrument) => this.engine.lastPrice(instrument),
       },
       orders: {
-        get: (tag) => this.snapshots.get(tag),
+        get: (tag) => {
+          const o = this.snapshots.get(tag);
+          return this.o.pruneFilled && o?.status === 'FILLED' ? undefined : o;
+        },
         open: (instrument) => [...this.snapshots.values()].filter((s) => !isTerminalStatus(s.status) && (instrument === undefined || s.instrument === instrument)),
       },
       instruments: this.instruments,

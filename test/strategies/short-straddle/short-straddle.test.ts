@@ -95,6 +95,18 @@ describe('short-straddle against the matching engine', () => {
     ]);
   });
 
+  it('protects both legs when the engine forgets the filled sales (a finished order is not a denied one)', () => {
+    const h = harness({}, { pruneFilled: true });
+    openAndChain(h, '09:20');
+    legCandles(h, '09:20', [[120, 121, 118, 119]], [[100, 101, 99, 100.5]]);
+    for (const c of minuteCandles(NIFTY.id, DAY, '09:21', flat(21710, 2))) h.candle(c);
+    expect(places(h).slice(2).map((i) => [i.instrument, i.side, i.triggerPrice])).toEqual([
+      [CE_ATM.id, 'BUY', 15600],
+      [PE_ATM.id, 'BUY', 13000],
+    ]);
+    expect(h.intents.some((i) => i.kind === 'exit')).toBe(false);
+  });
+
   it('takes the lot size from the master when the chain disagrees', () => {
     const h = harness({}, { instruments: [NIFTY, option(21700, 'CE', 25), option(21700, 'PE', 25)] });
     openAndChain(h, '09:20', { chainLotSize: 75 });
