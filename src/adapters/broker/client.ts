@@ -333,8 +333,9 @@ export class BrokerClient {
 
   /**
    * Sends a write; when its answer is lost, settles from the order book: `settle` returns what the
-   * broker did, or undefined when the book shows nothing happened (then the write is sent once
-   * more, and settled again if that answer is lost too).
+   * broker did, or undefined when the book shows nothing happened. Only a successful look that
+   * shows nothing allows sending once more; when the book cannot even be read, the outcome is
+   * unknown and nothing is sent again (OrderOutcomeUnknown).
    */
   private async writeWithReconcile<R extends { reconciled: boolean }>(
     endpoint: string,
@@ -342,31 +343,42 @@ export class BrokerClient {
     settle: () => Promise<R | undefined>,
     key: string,
   ): Promise<R> {
-    for (let round = 1; round <= 2; round++) {
+    for (let round = 1; ; round++) {
+      let lost: unknown;
       try {
         const r = await send();
         return { ...r, reconciled: round > 1 } as R;
       } catch (e) {
         if (!isLostAnswer(e)) throw e;
-        this.logger.warn({ endpoint, key, round, err: { code: (e as BrokerError).code, message: (e as Error).message } }, 'write answer lost; reconciling through the order book');
-        for (let check = 1; check <= this.reconcileOpts.checks; check++) {
+        lost = e;
+      }
+      this.logger.warn({ endpoint, key, round, err: { code: (lost as BrokerError).code, message: (lost as Error).message } }, 'write answer lost; reconciling through the order book');
+      let sawNothing = false;
+      let lookError: unknown;
+      for (let check = 1; check <= this.reconcileOpts.checks; check++) {
+        try {
           const found = await settle();
           if (found) {
             this.logger.info({ endpoint, key, check }, 'write reconciled from the order book');
             return found;
           }
-          if (check < this.reconcileOpts.checks) await this.clock.sleep(this.reconcileOpts.intervalMs);
+          sawNothing = true;
+        } catch (e) {
+          if (e instanceof OrderException) throw e;
+          lookError = e;
+          sawNothing = false;
         }
-        if (round === 2) {
-          throw new OrderOutcomeUnknown(`${endpoint}: the answer was lost twice and the order book does not show the write (${key}); check the order book before acting`, {
-            endpoint,
-            key,
-          }, { cause: e });
-        }
-        this.logger.warn({ endpoint, key }, 'order book shows the write did nothing; sending it once more');
+        if (check < this.reconcileOpts.checks) await this.clock.sleep(this.reconcileOpts.intervalMs * check);
       }
+      if (!sawNothing || round === 2) {
+        throw new OrderOutcomeUnknown(
+          `${endpoint}: the answer was lost and ${sawNothing ? 'the order book still does not show the write after a second attempt' : 'the order book could not be read'} (${key}); check the order book before acting`,
+          { endpoint, key, ...(lookError ? { lookError: (lookError as Error).message } : {}) },
+          { cause: lost },
+        );
+      }
+      this.logger.warn({ endpoint, key }, 'order book shows the write did nothing; sending it once more');
     }
-    throw new OrderOutcomeUnknown(`${endpoint}: unreachable`, { endpoint, key });
   }
 }
 

@@ -129,7 +129,13 @@ export class TokenManager implements TokenSource {
   }
 
   private dueForRenewal(t: LiveToken): boolean {
-    return t.expiresAt !== undefined && this.options.clock.now() >= t.expiresAt - this.options.config.renewBeforeMs;
+    return t.expiresAt !== undefined && this.options.clock.now() >= this.renewAt(t);
+  }
+
+  /** When to renew: `renewBeforeMs` early, but never earlier than half-way through the token's life. */
+  private renewAt(t: LiveToken): number {
+    const life = (t.expiresAt ?? Infinity) - t.since;
+    return (t.expiresAt ?? Infinity) - Math.min(this.options.config.renewBeforeMs, life / 2);
   }
 
   private generateOnce(replacing: string | undefined): Promise<string> {
@@ -232,7 +238,7 @@ export class TokenManager implements TokenSource {
     const t = this.current;
     if (!t?.expiresAt) return;
     this.renewTimer?.cancel();
-    const due = t.expiresAt - this.options.config.renewBeforeMs - this.options.clock.now();
+    const due = this.renewAt(t) - this.options.clock.now();
     this.renewTimer = this.options.clock.setTimeout(() => {
       if (this.closed || this.current !== t) return;
       this.generateOnce(t.value).catch((e: BrokerError) => this.options.logger.error({ err: e }, 'scheduled token renewal failed'));

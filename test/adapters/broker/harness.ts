@@ -26,7 +26,9 @@ export interface HarnessOptions {
 }
 
 export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
-  const sim = await startSimulator({ logger: silentLogger(), ...o.sim });
+  // A small universe keeps start-up and clock jumps fast; tests that need thousands of instruments
+  // pass their own `sim.venue`.
+  const sim = await startSimulator({ logger: silentLogger(), ...o.sim, venue: { nseEquities: 40, bseEquities: 10, pumpMs: 1000, ...o.sim?.venue } });
   const c = sim.credentials;
   const auth = o.auth === 'totp' ? { apiKey: c.api_key, mpin: c.mpin, totpSecret: c.totp_secret } : { accessToken: c.access_token };
   const config = parseBrokerConfig({

@@ -100,15 +100,17 @@ export const SmartOrderAckSchema = z
       }),
     ),
   })
-  .transform((d) =>
-    d.order_data.map((p) => ({
-      orderId: p.order_id,
-      venueStatus: p.order_status,
-      children: (p.child_order_details == null ? [] : Array.isArray(p.child_order_details) ? p.child_order_details : [p.child_order_details]).map((c) => ({
-        orderId: c.order_id,
-        venueStatus: c.order_status,
-        ...(c.leg !== undefined ? { leg: c.leg } : {}),
-      })),
-    })),
-  );
+  // One element per leg, each repeating the parent (wire-gaps): grouped here into one parent per id.
+  .transform((d) => {
+    const parents = new Map<string, { orderId: string; venueStatus: string; children: Array<{ orderId: string; venueStatus: string; leg?: string }> }>();
+    for (const p of d.order_data) {
+      let parent = parents.get(p.order_id);
+      if (!parent) parents.set(p.order_id, (parent = { orderId: p.order_id, venueStatus: p.order_status, children: [] }));
+      const kids = p.child_order_details == null ? [] : Array.isArray(p.child_order_details) ? p.child_order_details : [p.child_order_details];
+      for (const c of kids) {
+        if (!parent.children.some((x) => x.orderId === c.order_id)) parent.children.push({ orderId: c.order_id, venueStatus: c.order_status, ...(c.leg !== undefined ? { leg: c.leg } : {}) });
+      }
+    }
+    return [...parents.values()];
+  });
 export type SmartOrderAck = z.output<typeof SmartOrderAckSchema>;
