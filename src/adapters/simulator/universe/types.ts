@@ -64,7 +64,7 @@ export interface Contract {
   readonly lotSize: number;
   /** Exchange trading symbol, e.g. `NIFTY26NOV24600CE`, `NIFTY2612124600PE` (weekly), `RELIANCE26NOVFUT`. */
   readonly tradingSymbol: string;
-  /** Current (unexpired) contracts only: the SECURITY_ID of the fno master. Expired ones have none. */
+  /** Current (unexpired) contracts only: the SECURITY_ID of the fno master, eight digits hashed from the trading symbol (stable for the contract's life). Expired ones have none. */
   readonly securityId?: string;
   /** Minimum price step, paise. */
   readonly tickSize: Paise;

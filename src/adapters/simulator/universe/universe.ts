@@ -29,7 +29,7 @@ import {
   STOCK_EXPIRIES,
   STOCK_HALF_WIDTH,
 } from './reference-data.js';
-import { Rng, hashUnit } from './rng.js';
+import { Rng, hash32, hashUnit } from './rng.js';
 import { futureSymbol, optionSymbol } from './trading-symbol.js';
 import type { Contract, ExpiryKind, MasterSource, TradingCalendar, Underlying, UniverseOptions } from './types.js';
 
@@ -41,9 +41,9 @@ const LISTED_WEEKLIES = 4;
 const LISTED_MONTHLIES = 3;
 /** Days before expiry a contract starts trading (its ladder is centred on that day's close). */
 const LISTING_DAYS = { W: 35, M: 100, Q: 370 } as const;
-/** First security ids of current contracts, per derivatives segment. */
-const FIRST_NFO_ID = 35001;
-const FIRST_BFO_ID = 800001;
+/** Security ids of contracts: eight digits, hashed from the trading symbol (see materialiseCurrentContracts). */
+const ID_BASE = 10_000_000;
+const ID_SPAN = 90_000_000;
 const NICE_STEPS = [0.5, 1, 2.5, 5, 10, 20, 50, 100, 250, 500, 1000];
 const CHAIN_CACHE_LIMIT = 400;
 
@@ -119,7 +119,7 @@ export class Universe {
     return new Universe(options);
   }
 
-  /** Instrument by scrip code (`NSE_2885`, `NFO_35012`, `NIDX_13`). */
+  /** Instrument by scrip code (`NSE_2885`, `NFO_43512087`, `NIDX_13`). */
   get(scripCode: string): Instrument | undefined {
     return this.table.get(scripCode);
   }
@@ -197,7 +197,7 @@ export class Universe {
     return this.contractByScrip.get(scripCode);
   }
 
-  /** The scrip code of a current contract (`NFO_35012`); undefined for expired ones. */
+  /** The scrip code of a current contract (`NFO_43512087`); undefined for expired ones. */
   scripCodeOf(c: Contract): string | undefined {
     return c.securityId === undefined ? undefined : `${c.exchange === 'BSE' ? 'BFO' : 'NFO'}_${c.securityId}`;
   }
@@ -405,20 +405,34 @@ export class Universe {
     return { current, expired };
   }
 
+  /**
+   * Security ids are a hash of the trading symbol, so a contract keeps its id from the day it is
+   * listed to its expiry however the universe is rebuilt (a paper run spanning days keeps its
+   * positions' ids). Collisions probe upwards; chains are numbered oldest listing first, so a newly
+   * listed contract never takes an id from one already trading.
+   */
   private materialiseCurrentContracts(): void {
-    let nfo = FIRST_NFO_ID;
-    let bfo = FIRST_BFO_ID;
+    const taken = { NSE: new Set<number>(), BSE: new Set<number>() };
+    const pairs: { entry: UnderlyingEntry; exp: ExpiryDate; listing: string }[] = [];
     for (const entry of this.entries.values()) {
-      for (const exp of entry.current) {
-        const nextId = entry.info.exchange === 'BSE' ? () => String(bfo++) : () => String(nfo++);
-        const chain = this.buildChain(entry, exp, this.hasFuture(entry, exp), nextId);
-        this.currentChains.set(`${entry.info.symbol}|${exp.date}`, chain);
-        for (const c of chain) {
-          const inst = contractInstrument(c);
-          this.add(inst, undefined, true);
-          this.contractByScrip.set(inst.id, c);
-          this.currentBySymbol.set(c.tradingSymbol, c);
-        }
+      for (const exp of entry.current) pairs.push({ entry, exp, listing: addDays(exp.date, -listingDays(entry, exp.date, exp.kind)) });
+    }
+    pairs.sort((a, b) => (a.listing !== b.listing ? (a.listing < b.listing ? -1 : 1) : a.exp.date !== b.exp.date ? (a.exp.date < b.exp.date ? -1 : 1) : a.entry.info.symbol < b.entry.info.symbol ? -1 : 1));
+    for (const { entry, exp } of pairs) {
+      const used = taken[entry.info.exchange];
+      const nextId = (tradingSymbol: string): string => {
+        let id = ID_BASE + (hash32(0, 'security-id', entry.info.exchange, tradingSymbol) % ID_SPAN);
+        while (used.has(id)) id = id + 1 >= ID_BASE + ID_SPAN ? ID_BASE : id + 1;
+        used.add(id);
+        return String(id);
+      };
+      const chain = this.buildChain(entry, exp, this.hasFuture(entry, exp), nextId);
+      this.currentChains.set(`${entry.info.symbol}|${exp.date}`, chain);
+      for (const c of chain) {
+        const inst = contractInstrument(c);
+        this.add(inst, undefined, true);
+        this.contractByScrip.set(inst.id, c);
+        this.currentBySymbol.set(c.tradingSymbol, c);
       }
     }
   }
@@ -431,7 +445,7 @@ export class Universe {
   }
 
   /** The contracts of one expiry: the future (when it has one) then CE/PE pairs by strike. */
-  private buildChain(entry: UnderlyingEntry, exp: ExpiryDate, withFuture: boolean, nextId?: () => string): Contract[] {
+  private buildChain(entry: UnderlyingEntry, exp: ExpiryDate, withFuture: boolean, nextId?: (tradingSymbol: string) => string): Contract[] {
     const underlying = entry.info.symbol;
     const exchange: Exchange = entry.info.exchange;
     const expiry = exp.date;
@@ -443,7 +457,7 @@ export class Universe {
       const instrumentType = entry.info.futureType;
       const tickSize = entry.futureTick;
       out.push(nextId
-        ? { underlying, exchange, instrumentType, expiry, expiryKind, strike: null, optionType: null, lotSize, tradingSymbol, tickSize, securityId: nextId() }
+        ? { underlying, exchange, instrumentType, expiry, expiryKind, strike: null, optionType: null, lotSize, tradingSymbol, tickSize, securityId: nextId(tradingSymbol) }
         : { underlying, exchange, instrumentType, expiry, expiryKind, strike: null, optionType: null, lotSize, tradingSymbol, tickSize });
     }
     const instrumentType = entry.info.optionType;
@@ -452,7 +466,7 @@ export class Universe {
       for (const optionType of ['CE', 'PE'] as const) {
         const tradingSymbol = optionSymbol(underlying, exp, strike, optionType);
         out.push(nextId
-          ? { underlying, exchange, instrumentType, expiry, expiryKind, strike, optionType, lotSize, tradingSymbol, tickSize, securityId: nextId() }
+          ? { underlying, exchange, instrumentType, expiry, expiryKind, strike, optionType, lotSize, tradingSymbol, tickSize, securityId: nextId(tradingSymbol) }
           : { underlying, exchange, instrumentType, expiry, expiryKind, strike, optionType, lotSize, tradingSymbol, tickSize });
       }
     }

@@ -125,6 +125,22 @@ describe('instrument master CSVs (spec 2.3)', () => {
     expect(small.underlying('RELIANCE')?.instrument.id).toBe('NSE_2885');
   });
 
+  it('keeps every contract security id from one day to the next (a paper run spanning days)', () => {
+    const yesterday = Universe.build({ seed: 7, today: '2026-11-19', calendar: nseCalendar(), nseEquities: 250, bseEquities: 10 });
+    let same = 0;
+    const moved: string[] = [];
+    for (const i of yesterday.instruments()) {
+      if (i.segment !== 'FNO') continue;
+      const c = u.contractBySymbol(i.tradingSymbol);
+      if (!c?.securityId) continue; // expired overnight or not listed any more
+      if (c.securityId === i.securityId) same++;
+      else moved.push(i.tradingSymbol);
+    }
+    expect(moved).toEqual([]);
+    expect(same).toBeGreaterThan(50_000);
+    expect(u.instruments().filter((i) => i.segment === 'FNO' && !/^\d{8}$/.test(i.securityId))).toEqual([]);
+  });
+
   it('rejects bad options with a message naming them', () => {
     expect(() => Universe.build({ seed: 1, today: '2026-13-01', calendar: nseCalendar() })).toThrow(/today.*2026-13-01/);
     expect(() => Universe.build({ seed: 1.5, today: TODAY, calendar: nseCalendar() })).toThrow(ConfigError);
