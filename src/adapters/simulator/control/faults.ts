@@ -33,6 +33,8 @@ export const faultPatchSchema = z
     ws_batch: z.boolean(),
     /** Send only the tick fields that changed since the last tick of that instrument. */
     ws_partial: z.boolean(),
+    /** Order updates with bare numeric order ids and one-letter statuses (observed on the live stream). */
+    ws_terse_orders: z.boolean(),
   })
   .partial()
   .strict();
@@ -48,6 +50,7 @@ export interface FaultState {
   wsDoubleEncode: boolean;
   wsBatch: boolean;
   wsPartial: boolean;
+  wsTerseOrders: boolean;
 }
 
 export function noFaults(): FaultState {
@@ -61,6 +64,7 @@ export function noFaults(): FaultState {
     wsDoubleEncode: false,
     wsBatch: false,
     wsPartial: false,
+    wsTerseOrders: false,
   };
 }
 
@@ -75,6 +79,7 @@ export function applyFaultPatch(state: FaultState, patch: FaultPatch): { wsDrop:
   if (patch.ws_double_encode !== undefined) state.wsDoubleEncode = patch.ws_double_encode;
   if (patch.ws_batch !== undefined) state.wsBatch = patch.ws_batch;
   if (patch.ws_partial !== undefined) state.wsPartial = patch.ws_partial;
+  if (patch.ws_terse_orders !== undefined) state.wsTerseOrders = patch.ws_terse_orders;
   return { wsDrop: patch.ws_drop === true };
 }
 
@@ -90,5 +95,6 @@ export function faultStateWire(s: FaultState): Record<string, unknown> {
     ws_double_encode: s.wsDoubleEncode,
     ws_batch: s.wsBatch,
     ws_partial: s.wsPartial,
+    ws_terse_orders: s.wsTerseOrders,
   };
 }

@@ -6,7 +6,7 @@
  * as observed on the live service; the ack lists what was ignored). Market ticks, order updates
  * and position updates come from the venue; frames queued in one turn of the event loop go out
  * corked together. Faults: drop (terminate all), stall (send nothing, answer no pings),
- * double-encoded frames, newline batches, changed-fields-only ticks.
+ * double-encoded frames, newline batches, changed-fields-only ticks, terse order updates.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -281,7 +281,7 @@ export class WsHub {
     } else return;
     for (const c of this.conns) {
       if (!c.streams.has(stream)) continue;
-      frame ??= e.type === 'order' ? orderUpdateFrame(e.ts, e.order) : positionUpdateFrame(e.ts, e.position);
+      frame ??= e.type === 'order' ? orderUpdateFrame(e.ts, e.order, this.deps.faults.wsTerseOrders) : positionUpdateFrame(e.ts, e.position);
       this.send(c, frame);
     }
   }

@@ -77,14 +77,37 @@ export function tickFrame(mode: TickMode, q: MarketTick, data: Record<string, nu
   return JSON.stringify({ mode, instrument: idOf(q.instrument), exchange: prefixOf(q.instrument), timestamp: q.ts, data });
 }
 
-export function orderUpdateFrame(ts: number, o: SimOrder): string {
+/**
+ * One-letter statuses as observed on the live order stream (never published): the initial of the
+ * full status; a dormant smart leg (`PENDING`) waits for a trigger.
+ */
+const TERSE_STATUS: Readonly<Record<string, string>> = {
+  QUEUED: 'Q',
+  PROCESSING: 'Q',
+  INITIATED: 'Q',
+  'O-PENDING': 'O',
+  'SL-PENDING': 'T',
+  PENDING: 'T',
+  'PARTIALLY FILLED': 'P',
+  MODIFIED: 'M',
+  SUCCESS: 'S',
+  CANCELLED: 'C',
+  'PARTIALLY FILLED - CANCELLED': 'C',
+  EXPIRED: 'E',
+  'PARTIALLY FILLED - EXPIRED': 'E',
+  FAILED: 'F',
+  ABORTED: 'A',
+};
+
+/** `terse`: the observed live form, a bare numeric order id and a one-letter status. */
+export function orderUpdateFrame(ts: number, o: SimOrder, terse = false): string {
   return JSON.stringify({
     mode: StreamMode.ORDER_UPDATE,
     timestamp: ts,
     data: {
-      order_id: o.orderId,
+      order_id: terse ? o.orderId.replace(/^[A-Z]+-/, '') : o.orderId,
       exch_order_id: o.exchOrderId,
-      order_status: o.venueStatus,
+      order_status: terse ? (TERSE_STATUS[o.venueStatus] ?? o.venueStatus) : o.venueStatus,
       security_id: o.securityId,
       name: o.tradingSymbol,
       exchange: o.exchange,

@@ -80,6 +80,19 @@ describe('WebSocket (spec 6, wire-gaps)', () => {
     c.ws.close();
   });
 
+  it('sends order updates in the observed terse form on the terse-orders fault', async () => {
+    const c = await h.ws();
+    c.send({ action: 'subscribe', mode: 'order_update' });
+    await c.next((m) => m['type'] === 'ack');
+    await h.admin('POST', '/sim/faults', { ws_terse_orders: true });
+    const placed = await h.call<{ data: { order_id: string } }>('POST', '/order', { body: buy('ws-terse-1') });
+    const bare = placed.body.data.order_id.replace(/^[A-Z]+-/, '');
+    const u = await c.next<Msg>((m) => m['mode'] === 'order_update' && (m['data'] as Msg)['order_status'] === 'S');
+    expect((u['data'] as Msg)['order_id']).toBe(bare);
+    await h.admin('DELETE', '/sim/faults');
+    c.ws.close();
+  });
+
   it('takes only the first segment of a mixed frame, and refuses frames past the limits', async () => {
     const c = await h.ws();
     c.send({ action: 'subscribe', mode: 'ltp', instruments: ['NSE:2885', 'NIDX:13'] });
