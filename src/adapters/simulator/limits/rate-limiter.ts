@@ -1,7 +1,7 @@
 /**
  * Per-category rate limits on the simulator's clock: a rolling one-second window (a ring of the
- * last `perSecond` call times: a call is allowed when the oldest of them is a full second old)
- * and a per-IST-day counter. Rejected calls do not consume budget, as on most gateways.
+ * call times of the last second: a call is allowed while fewer than `perSecond` are in it) and a
+ * per-IST-day counter. Rejected calls do not consume budget, as on most gateways.
  */
 import type { Clock } from '../../../core/clock.js';
 import { DAY_MS, istDayStart } from '../../../core/time.js';
@@ -22,13 +22,15 @@ export interface RateDecision {
 }
 
 class CategoryWindow {
-  private readonly ring: number[];
-  private next = 0;
+  /** Times of the calls inside the last second, oldest at `head` (a ring of `perSecond` slots). */
+  private readonly ring: Float64Array;
+  private head = 0;
+  private count = 0;
   private day = -1;
   private dayCount = 0;
 
   constructor(readonly limit: CategoryLimit) {
-    this.ring = new Array<number>(limit.perSecond).fill(Number.NEGATIVE_INFINITY);
+    this.ring = new Float64Array(limit.perSecond);
   }
 
   take(now: number): RateDecision {
@@ -42,23 +44,25 @@ class CategoryWindow {
       const resetAt = dayStart + DAY_MS;
       return { allowed: false, limit: perDay, remaining: 0, resetAt, retryAfterMs: resetAt - now, scope: 'day' };
     }
-    const oldest = this.ring[this.next]!;
-    if (now - oldest < WINDOW_MS) {
-      const resetAt = oldest + WINDOW_MS;
-      return { allowed: false, limit: this.limit.perSecond, remaining: 0, resetAt, retryAfterMs: resetAt - now, scope: 'second' };
+    const size = this.ring.length;
+    // Forget calls a full second old (amortised O(1): each call is dropped once).
+    while (this.count > 0 && now - this.ring[this.head]! >= WINDOW_MS) {
+      this.head = (this.head + 1) % size;
+      this.count--;
     }
-    this.ring[this.next] = now;
-    this.next = (this.next + 1) % this.ring.length;
+    if (this.count >= size) {
+      const resetAt = this.ring[this.head]! + WINDOW_MS;
+      return { allowed: false, limit: size, remaining: 0, resetAt, retryAfterMs: resetAt - now, scope: 'second' };
+    }
+    this.ring[(this.head + this.count) % size] = now;
+    this.count++;
     this.dayCount++;
-    let inWindow = 0;
-    for (const t of this.ring) if (now - t < WINDOW_MS) inWindow++;
-    const remainingSecond = this.limit.perSecond - inWindow;
-    const nextOldest = this.ring[this.next]!;
-    const resetAt = Number.isFinite(nextOldest) && now - nextOldest < WINDOW_MS ? nextOldest + WINDOW_MS : now + WINDOW_MS;
+    const remainingSecond = size - this.count;
+    const resetAt = this.ring[this.head]! + WINDOW_MS;
     if (perDay !== undefined && perDay - this.dayCount < remainingSecond) {
       return { allowed: true, limit: perDay, remaining: perDay - this.dayCount, resetAt: dayStart + DAY_MS, retryAfterMs: 0, scope: 'day' };
     }
-    return { allowed: true, limit: this.limit.perSecond, remaining: remainingSecond, resetAt, retryAfterMs: 0, scope: 'second' };
+    return { allowed: true, limit: size, remaining: remainingSecond, resetAt, retryAfterMs: 0, scope: 'second' };
   }
 }
 
