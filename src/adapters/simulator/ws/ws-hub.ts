@@ -141,12 +141,15 @@ export class WsHub {
         error_code: 'UserException',
       });
     }
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, check.record.token));
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, check.record.token, check.record.expiresAt));
   }
 
-  private accept(ws: WebSocket, token: string): void {
+  private accept(ws: WebSocket, token: string, expiresAt: number): void {
     const c = new Connection(ws, token);
     this.conns.add(c);
+    // A stream lives no longer than the token it was opened with (24 h, spec 3.2).
+    const expiry = this.deps.clock.setTimeout(() => ws.close(WsCloseCode.TOKEN_DEAD, 'access token expired'), expiresAt - this.deps.clock.now());
+    ws.once('close', () => expiry.cancel());
     ws.on('message', (data, isBinary) => this.onMessage(c, data, isBinary));
     ws.on('ping', (data) => {
       if (!this.deps.faults.wsStall) ws.pong(data);

@@ -191,4 +191,12 @@ describe('WebSocket (spec 6, wire-gaps)', () => {
     await h.admin('DELETE', '/sim/faults');
     c.ws.close();
   });
+
+  // Last: it moves the clock a day on, past every token's life.
+  it('closes a stream when its token expires', async () => {
+    const c = await h.ws();
+    await h.admin('POST', '/sim/clock', { advance_ms: 24 * 3_600_000 });
+    const closed = await c.waitClosed();
+    expect(closed).toEqual({ code: 4003, reason: 'access token expired' });
+  });
 });
