@@ -11,6 +11,7 @@ import type { Clock } from '../../core/clock.js';
 import { WallClock } from '../../core/clock.js';
 import { nseCalendar, type MarketCalendar } from '../../core/calendar.js';
 import { silentLogger, type Logger } from '../../core/log.js';
+import { ConfigError } from '../../core/errors.js';
 import { BrokerClient, type ReconcileOptions } from './client.js';
 import type { BrokerConfig } from './config.js';
 import { BrokerHttp } from './http.js';
@@ -78,7 +79,7 @@ export class Broker {
     if (!this.market) {
       const ws = this.config.ws;
       this.market = new MarketDataStream({
-        url: this.config.wsUrl,
+        url: this.requireUrl(this.config.wsUrl, 'wsUrl (TARANG_WS_URL)'),
         clock: this.clock,
         logger: this.logger,
         tokens: this.tokens,
@@ -102,7 +103,7 @@ export class Broker {
     if (!this.orders) {
       const ws = this.config.ws;
       this.orders = new OrderUpdateStream({
-        url: this.config.orderWsUrl,
+        url: this.requireUrl(this.config.orderWsUrl, 'orderWsUrl (TARANG_ORDER_WS_URL) or wsUrl (TARANG_WS_URL)'),
         clock: this.clock,
         logger: this.logger,
         tokens: this.tokens,
@@ -118,6 +119,11 @@ export class Broker {
       this.orders.start();
     }
     return this.orders;
+  }
+
+  private requireUrl(url: string | undefined, what: string): string {
+    if (!url) throw new ConfigError(`the WebSocket streams need ${what} in the broker config`, { key: what });
+    return url;
   }
 
   async close(): Promise<void> {

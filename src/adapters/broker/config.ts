@@ -29,8 +29,8 @@ const LimitOverride = z
 export const BrokerConfigSchema = z
   .object({
     baseUrl: url(['http:', 'https:']).transform((s) => s.replace(/\/+$/, '')),
-    /** Market data (prices) WebSocket. */
-    wsUrl: url(['ws:', 'wss:']),
+    /** Market data (prices) WebSocket; needed only by the streams (REST-only tools may omit it). */
+    wsUrl: url(['ws:', 'wss:']).optional(),
     /** Order and position updates WebSocket; defaults to wsUrl. */
     orderWsUrl: url(['ws:', 'wss:']).optional(),
     accessToken: z.string().min(1).optional(),
@@ -103,7 +103,7 @@ export const BrokerConfigSchema = z
   });
 
 export type BrokerConfigInput = z.input<typeof BrokerConfigSchema>;
-export type BrokerConfig = z.output<typeof BrokerConfigSchema> & { readonly orderWsUrl: string };
+export type BrokerConfig = z.output<typeof BrokerConfigSchema>;
 
 const ENV_KEYS = {
   baseUrl: 'TARANG_BASE_URL',
@@ -142,7 +142,8 @@ export function parseBrokerConfig(input: unknown, source = 'broker config'): Bro
     });
     throw new ConfigError(`${source} is invalid:\n${lines.join('\n')}`, { source, issues: r.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) });
   }
-  return { ...r.data, orderWsUrl: r.data.orderWsUrl ?? r.data.wsUrl };
+  const orderWsUrl = r.data.orderWsUrl ?? r.data.wsUrl;
+  return { ...r.data, ...(orderWsUrl ? { orderWsUrl } : {}) };
 }
 
 /** Config object merged over the environment, then validated. */

@@ -9,6 +9,12 @@ import { register as run } from './run.js';
 import { register as paper } from './paper.js';
 import { register as ctl } from './ctl.js';
 import { register as backtest } from './backtest.js';
+import { register as account } from './account.js';
+import { register as quote } from './quote.js';
+import { register as instruments } from './instruments.js';
+import { register as contracts } from './contracts.js';
+import { register as candles } from './candles.js';
+import { register as token } from './token.js';
 
 export function registerCommands(program: Command): void {
   demo(program);
@@ -17,4 +23,10 @@ export function registerCommands(program: Command): void {
   paper(program);
   ctl(program);
   backtest(program);
+  account(program);
+  quote(program);
+  instruments(program);
+  contracts(program);
+  candles(program);
+  token(program);
 }

@@ -1,0 +1,95 @@
+/**
+ * Glue for the human CLI commands (src/cli/commands/{account,quote,instruments,contracts,candles,
+ * token}.ts): connection options, building a broker from flags + config file + environment, and
+ * readable output (aligned tables, or JSON with --json).
+ */
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { parse as parseYaml } from 'yaml';
+import { WallClock } from '../../core/clock.js';
+import { ConfigError } from '../../core/errors.js';
+import { createLogger } from '../../core/log.js';
+import { formatRupees } from '../../core/money.js';
+import { createBroker, type Broker } from './broker.js';
+import { loadBrokerConfig, type BrokerConfigInput } from './config.js';
+import { defaultCacheDir } from './helpers/cache-dir.js';
+
+export interface ConnectionFlags {
+  readonly config?: string;
+  readonly baseUrl?: string;
+  readonly wsUrl?: string;
+  readonly json?: boolean;
+}
+
+/** Adds the connection flags every broker command takes. */
+export function withConnection(cmd: Command): Command {
+  return cmd
+    .option('--config <file>', 'yaml file with a `broker:` section (else TARANG_* environment variables)')
+    .option('--base-url <url>', 'REST base URL (TARANG_BASE_URL)')
+    .option('--ws-url <url>', 'WebSocket URL (TARANG_WS_URL)')
+    .option('--json', 'print JSON instead of a table');
+}
+
+function fileSection(file: string): Partial<BrokerConfigInput> {
+  let doc: unknown;
+  try {
+    doc = parseYaml(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new ConfigError(`${file}: cannot read it as yaml: ${(e as Error).message}`, { file });
+  }
+  const section = doc && typeof doc === 'object' ? ((doc as Record<string, unknown>)['broker'] ?? doc) : {};
+  return section as Partial<BrokerConfigInput>;
+}
+
+/** A broker for a one-shot command: wall clock, no renewal timer, logs to stderr at warn. */
+export function connect(flags: ConnectionFlags): Broker {
+  const fromFile = flags.config ? fileSection(flags.config) : {};
+  const config = loadBrokerConfig(
+    { ...fromFile, ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}), ...(flags.wsUrl ? { wsUrl: flags.wsUrl } : {}) },
+    process.env,
+    flags.config ?? 'broker settings (flags and TARANG_* environment)',
+  );
+  return createBroker(config, { clock: new WallClock(), logger: createLogger({ level: process.env['TARANG_LOG_LEVEL'] ?? 'warn', name: 'broker' }), autoRenew: false });
+}
+
+export function cacheDirOf(broker: Broker): string {
+  return broker.config.cacheDir ?? defaultCacheDir();
+}
+
+/** Runs `fn` with a broker and always closes it. */
+export async function withBroker<T>(flags: ConnectionFlags, fn: (b: Broker) => Promise<T>): Promise<T> {
+  const b = connect(flags);
+  try {
+    return await fn(b);
+  } finally {
+    await b.close();
+  }
+}
+
+export type Cell = string | number | boolean | undefined | null;
+
+/** Paise as a rupee string, blank when absent. */
+export function rupees(p: number | undefined): string {
+  return p === undefined ? '' : formatRupees(Math.round(p));
+}
+
+/** An aligned text table (numbers right-aligned). */
+export function table(rows: ReadonlyArray<Record<string, Cell>>, columns?: readonly string[]): string {
+  if (rows.length === 0) return '(none)\n';
+  const cols = columns ?? Object.keys(rows[0]!);
+  const text = rows.map((r) => cols.map((c) => (r[c] === undefined || r[c] === null ? '' : String(r[c]))));
+  const widths = cols.map((c, i) => Math.max(c.length, ...text.map((t) => t[i]!.length)));
+  const numeric = cols.map((c) => rows.every((r) => r[c] === undefined || r[c] === null || typeof r[c] === 'number' || /^-?[\d,]+(\.\d+)?$/.test(String(r[c]))));
+  const fmt = (cells: readonly string[]) => cells.map((s, i) => (numeric[i] ? s.padStart(widths[i]!) : s.padEnd(widths[i]!))).join('  ').trimEnd();
+  return [fmt(cols), fmt(widths.map((w) => '-'.repeat(w))), ...text.map(fmt)].join('\n') + '\n';
+}
+
+export function print(flags: { json?: boolean }, value: unknown, asTable: () => string): void {
+  process.stdout.write(flags.json ? `${JSON.stringify(value, null, 2)}\n` : asTable());
+}
+
+/** A key/value listing for one record. */
+export function keyValues(rec: Record<string, Cell | Record<string, unknown>>): string {
+  const w = Math.max(...Object.keys(rec).map((k) => k.length));
+  return Object.entries(rec).map(([k, v]) => `${k.padEnd(w)}  ${typeof v === 'object' && v !== null ? JSON.stringify(v) : (v ?? '')}`).join('\n') + '\n';
+}
