@@ -32,7 +32,22 @@ import type { JsonValue, Store } from '../../core/store.js';
 import type { ExecutionConfig } from './config.js';
 import { legTag, type OrderStateMachine } from './order-state-machine.js';
 import type { Portfolio } from './portfolio.js';
-import { isPromiseLike, type ExecutionVenue, type VenueFill, type VenueFunds, type VenuePosition, type VenueResult, type VenueUpdate, type WriteOutcome } from './venue.js';
+import {
+  isPromiseLike,
+  type ExecutionVenue,
+  type VenueCancelRequest,
+  type VenueFill,
+  type VenueFunds,
+  type VenueModifyRequest,
+  type VenueOrderRequest,
+  type VenuePosition,
+  type VenueResult,
+  type VenueSmartCancelRequest,
+  type VenueSmartModifyRequest,
+  type VenueSmartOrderRequest,
+  type VenueUpdate,
+  type WriteOutcome,
+} from './venue.js';
 
 export interface ExecutionEngineOptions {
   readonly clock: Clock;
@@ -53,6 +68,21 @@ export interface ExecutionEngineOptions {
 }
 
 type WriteKind = 'place' | 'modify' | 'cancel';
+
+interface OrderChange {
+  qty?: number;
+  limitPrice?: Paise;
+  triggerPrice?: Paise;
+}
+
+/** One venue write, as data. */
+type VenueCall =
+  | { readonly op: 'place'; readonly req: VenueOrderRequest }
+  | { readonly op: 'placeSmart'; readonly req: VenueSmartOrderRequest }
+  | { readonly op: 'modify'; readonly req: VenueModifyRequest; readonly change: OrderChange }
+  | { readonly op: 'modifySmart'; readonly req: VenueSmartModifyRequest; readonly change: OrderChange }
+  | { readonly op: 'cancel'; readonly req: VenueCancelRequest }
+  | { readonly op: 'cancelSmart'; readonly req: VenueSmartCancelRequest };
 
 interface PendingReplace {
   readonly strategyId: string;
@@ -93,6 +123,7 @@ export class ExecutionEngine {
   private funds: { available: Paise; at: number } | undefined;
   private reservedSinceFunds: Paise = 0;
   private lastFundsRead = -Infinity;
+  private fundsStale = false;
   /** Writes whose answer is still outstanding (for a clean stop). */
   private inflight = 0;
   private idleWaiters: Array<() => void> = [];
@@ -115,6 +146,8 @@ export class ExecutionEngine {
 
   /** Funds available for new orders: the venue's last figure less what we placed since. */
   availableFunds(): Paise | undefined {
+    // In-process venues answer at once: read them lazily, when risk asks, not on every fill.
+    if (this.fundsStale) void this.refreshFunds();
     return this.funds ? this.funds.available - this.reservedSinceFunds : undefined;
   }
 
@@ -210,21 +243,27 @@ export class ExecutionEngine {
 
   /** Reads funds from the venue now (synchronously when the venue answers with a value). */
   refreshFunds(): void | Promise<void> {
-    const failed = (err: unknown): void => this.log.warn({ err }, 'execution: could not read funds; keeping the last figure');
-    const apply = (f: VenueFunds): void => {
-      this.funds = { available: f.available, at: this.clock.now() };
-      this.reservedSinceFunds = 0;
-      this.lastFundsRead = this.clock.now();
-    };
+    this.fundsStale = false;
     let r: VenueResult<VenueFunds>;
     try {
       r = this.venue.funds();
     } catch (err) {
-      return failed(err);
+      return this.fundsFailed(err);
     }
-    if (isPromiseLike(r)) return r.then(apply, failed);
-    apply(r);
+    if (isPromiseLike(r)) return r.then((f) => this.applyFunds(f), (err: unknown) => this.fundsFailed(err));
+    this.applyFunds(r);
   }
+
+  private applyFunds(f: VenueFunds): void {
+    this.funds = { available: f.available, at: this.clock.now() };
+    this.reservedSinceFunds = 0;
+    this.lastFundsRead = this.clock.now();
+  }
+
+  private fundsFailed(err: unknown): void {
+    this.log.warn({ err }, 'execution: could not read funds; keeping the last figure');
+  }
+
 
   /** Resolves when no write is waiting for its answer. */
   idle(): Promise<void> {
@@ -282,7 +321,7 @@ export class ExecutionEngine {
       ...(i.limitPrice !== undefined ? { limitPrice: i.limitPrice } : {}),
       ...(i.triggerPrice !== undefined ? { triggerPrice: i.triggerPrice } : {}),
     };
-    this.write(i.id, 'place', { tag: i.id, strategyId: i.strategyId, instrument: i.instrument, side: i.side, qty: i.qty }, () => this.venue.place(req));
+    this.write(i.id, 'place', { tag: i.id, strategyId: i.strategyId, instrument: i.instrument, side: i.side, qty: i.qty }, { op: 'place', req });
   }
 
   private smart(i: SmartIntent): void {
@@ -313,7 +352,7 @@ export class ExecutionEngine {
       ...(i.target ? { target: i.target } : {}),
       ...(native ? { trailingStep: i.trailingStep } : {}),
     };
-    this.write(i.id, 'place', { tag: i.id, strategyId: i.strategyId, instrument: i.instrument, side: i.side, qty: i.qty, smart: true }, () => this.venue.placeSmart(req));
+    this.write(i.id, 'place', { tag: i.id, strategyId: i.strategyId, instrument: i.instrument, side: i.side, qty: i.qty, smart: true }, { op: 'placeSmart', req });
   }
 
   private modify(i: ModifyIntent): void {
@@ -336,11 +375,11 @@ export class ExecutionEngine {
     void this.persist('mods', target.tag, n);
     const isLeg = target.parentTag !== undefined && this.smartTags.has(target.parentTag);
     const isSmartParent = this.smartTags.has(target.tag);
-    const call = (): VenueResult<WriteOutcome> =>
+    const call: VenueCall =
       isLeg || isSmartParent
-        ? this.venue.modifySmart({ tag: target.parentTag ?? target.tag, orderId: target.orderId!, instrument: target.instrument, leg: target.leg ?? 'entry', ...change })
-        : this.venue.modify({ tag: target.tag, orderId: target.orderId!, instrument: target.instrument, orderType: target.orderType, ...change });
-    this.writeOther(target.tag, 'modify', i, call, () => this.orders.modified(target.tag, change));
+        ? { op: 'modifySmart', change, req: Object.assign({ tag: target.parentTag ?? target.tag, orderId: target.orderId, instrument: target.instrument, leg: target.leg ?? 'entry' }, change) }
+        : { op: 'modify', change, req: Object.assign({ tag: target.tag, orderId: target.orderId, instrument: target.instrument, orderType: target.orderType }, change) };
+    this.send(target.tag, i, call);
   }
 
   private cancel(i: CancelIntent): void {
@@ -358,11 +397,11 @@ export class ExecutionEngine {
     }
     const isLeg = target.parentTag !== undefined && this.smartTags.has(target.parentTag);
     const isSmartParent = this.smartTags.has(target.tag);
-    const call = (): VenueResult<WriteOutcome> =>
+    const call: VenueCall =
       isLeg || isSmartParent
-        ? this.venue.cancelSmart({ tag: target.parentTag ?? target.tag, orderId: target.orderId!, instrument: target.instrument, leg: target.leg ?? 'entry' })
-        : this.venue.cancel({ tag: target.tag, orderId: target.orderId!, instrument: target.instrument });
-    this.writeOther(target.tag, 'cancel', intent, call, () => undefined);
+        ? { op: 'cancelSmart', req: { tag: target.parentTag ?? target.tag, orderId: target.orderId, instrument: target.instrument, leg: target.leg ?? 'entry' } }
+        : { op: 'cancel', req: { tag: target.tag, orderId: target.orderId, instrument: target.instrument } };
+    this.send(target.tag, intent, call);
   }
 
   private exit(i: ExitIntent): void {
@@ -444,7 +483,7 @@ export class ExecutionEngine {
     this.intents.set(tag, i);
     this.orders.create({ tag, strategyId: p.strategyId, instrument: p.instrument, side: p.side, qty: p.qty, orderType: p.orderType, product: p.product, validity: p.validity, limitPrice: p.limitPrice, triggerPrice: p.triggerPrice, parentTag: parent, leg });
     const req = { tag, instrument: p.instrument, side: p.side, qty: p.qty, orderType: p.orderType, validity: p.validity, product: p.product, isAmo: false, ...(p.limitPrice !== undefined ? { limitPrice: p.limitPrice } : {}), ...(p.triggerPrice !== undefined ? { triggerPrice: p.triggerPrice } : {}) };
-    this.write(tag, 'place', { tag, strategyId: p.strategyId, instrument: p.instrument, side: p.side, qty: p.qty, parent }, () => this.venue.place(req));
+    this.write(tag, 'place', { tag, strategyId: p.strategyId, instrument: p.instrument, side: p.side, qty: p.qty, parent }, { op: 'place', req });
   }
 
   /** The order a modify/cancel names: the live order after replacements, or a smart order's leg. */
@@ -456,11 +495,11 @@ export class ExecutionEngine {
   // Writes --------------------------------------------------------------------------------------
 
   /** A place (regular, smart or leg): journal, send, handle the outcome. */
-  private write(tag: string, kind: 'place', journal: { [k: string]: string | number | boolean }, call: () => VenueResult<WriteOutcome>): void {
+  private write(tag: string, kind: 'place', journal: { [k: string]: string | number | boolean }, call: VenueCall): void {
     if (this.venue.capabilities.synchronous || !this.store) {
       // An in-process venue lives and dies with this process: there is nothing to reconcile after
       // a crash, so no journal (backtests stay free of per-order persistence).
-      this.send(tag, kind, undefined, call, () => undefined);
+      this.send(tag, undefined, call);
       return;
     }
     const entry = Object.assign({ ts: this.clock.now() }, journal);
@@ -469,47 +508,61 @@ export class ExecutionEngine {
     this.store.set('tags', tag, entry).then(
       () => {
         this.inflight--;
-        this.send(tag, kind, undefined, call, () => undefined);
+        this.send(tag, undefined, call);
       },
       (err: unknown) => {
         this.inflight--;
-        this.log.error({ err, tag }, 'execution: could not journal the tag; the order is not sent');
+        this.log.error({ err, tag, kind }, 'execution: could not journal the tag; the order is not sent');
         this.orders.rejected(tag, `not sent: journal write failed (${describeError(err)})`);
         this.checkIdle();
       },
     );
   }
 
-  private writeOther(tag: string, kind: 'modify' | 'cancel', intent: Intent | undefined, call: () => VenueResult<WriteOutcome>, onAccepted: () => void): void {
-    this.send(tag, kind, intent, call, onAccepted);
+  /** The venue call itself (a switch, not a closure per write: this is the order hot path). */
+  private invoke(c: VenueCall): VenueResult<WriteOutcome> {
+    switch (c.op) {
+      case 'place':
+        return this.venue.place(c.req);
+      case 'placeSmart':
+        return this.venue.placeSmart(c.req);
+      case 'modify':
+        return this.venue.modify(c.req);
+      case 'modifySmart':
+        return this.venue.modifySmart(c.req);
+      case 'cancel':
+        return this.venue.cancel(c.req);
+      case 'cancelSmart':
+        return this.venue.cancelSmart(c.req);
+    }
   }
 
-  private send(tag: string, kind: WriteKind, intent: Intent | undefined, call: () => VenueResult<WriteOutcome>, onAccepted: () => void): void {
+  private send(tag: string, intent: Intent | undefined, call: VenueCall): void {
     let r: VenueResult<WriteOutcome>;
     try {
-      r = call();
+      r = this.invoke(call);
     } catch (err) {
       r = { status: 'unknown', reason: describeError(err) };
     }
-    if (!isPromiseLike(r)) return this.outcome(tag, kind, intent, r, onAccepted);
+    if (!isPromiseLike(r)) return this.outcome(tag, intent, call, r);
     this.inflight++;
     r.then(
-      (o) => this.outcome(tag, kind, intent, o, onAccepted),
-      (err: unknown) => this.outcome(tag, kind, intent, { status: 'unknown', reason: describeError(err) }, onAccepted),
+      (o) => this.outcome(tag, intent, call, o),
+      (err: unknown) => this.outcome(tag, intent, call, { status: 'unknown', reason: describeError(err) }),
     ).finally(() => {
       this.inflight--;
       this.checkIdle();
     });
   }
 
-  private outcome(tag: string, kind: WriteKind, intent: Intent | undefined, o: WriteOutcome, onAccepted: () => void): void {
+  private outcome(tag: string, intent: Intent | undefined, call: VenueCall, o: WriteOutcome): void {
+    const kind: WriteKind = call.op === 'place' || call.op === 'placeSmart' ? 'place' : call.op === 'modify' || call.op === 'modifySmart' ? 'modify' : 'cancel';
     if (o.status === 'accepted') {
       if (kind === 'place') this.orders.accepted(tag, o.orderId, o.venueStatus, o.legs);
       else if (kind === 'cancel') {
         const snap = this.orders.getExact(tag);
         if (snap?.orderId) this.orders.applyState({ orderId: snap.orderId, status: 'CANCELLED', ts: this.clock.now(), ...(o.venueStatus ? { venueStatus: o.venueStatus } : {}) });
-      }
-      onAccepted();
+      } else if (call.op === 'modify' || call.op === 'modifySmart') this.orders.modified(tag, call.change);
       return;
     }
     if (o.status === 'rejected') {
@@ -568,7 +621,7 @@ export class ExecutionEngine {
   private afterFill(): void {
     this.armGapCheck();
     if (this.venue.capabilities.synchronous) {
-      void this.refreshFunds();
+      this.fundsStale = true;
       return;
     }
     if (this.cfg.fundsRefreshMs === 0) {
