@@ -11,6 +11,10 @@
  *   venue returns promises. The engine checks `isPromiseLike` once per call and takes the sync path
  *   when it can; venues must not mix (a venue that answered synchronously once may still return a
  *   promise later; the engine handles both, but deterministic replays need the sync form).
+ * - **Fills.** Report executions as `fill` updates when the venue has them. A venue whose stream
+ *   only carries cumulative quantities (the live broker's order updates) may send order states
+ *   alone: the engine sees reported fills running ahead of fills received and calls
+ *   `trades(orderId)` at once to book them (de-duplicated by `fillId`).
  * - **Outcomes, not exceptions, for writes.** A write answers `accepted`, `rejected` (the venue
  *   certainly did nothing) or `unknown` (timed out, connection lost, ack lost: the order may or may
  *   not exist). The engine never retries an `unknown` write: it looks our tag up in the order book
@@ -54,7 +58,8 @@ export interface VenueCapabilities {
   readonly marginEstimate: boolean;
   /**
    * Every call answers synchronously (plain values). In-process venues say true; the engine then
-   * skips awaiting its journal before writes (nothing can be lost in between).
+   * writes no tag journal before orders (the venue lives and dies with the process, so there is
+   * nothing to reconcile after a crash) and reads `funds()` lazily when risk needs the figure.
    */
   readonly synchronous: boolean;
 }
