@@ -301,14 +301,22 @@ export class Daemon {
   private async repersist(engine: EngineHandle, store: Store): Promise<void> {
     try {
       await engine.persist();
+      // The engine may keep only working orders in memory; the daemon has seen every order of the
+      // session on the bus, so the journal entries of finished ones are written back from there.
+      const journal = new Set((await store.entries('tags')).map(([k]) => k));
       let maxRun = 0;
-      for (const tag of engine.orderTags()) {
+      const tags = new Set([...engine.orderTags(), ...this.stats.orders().keys()]);
+      for (const tag of tags) {
         const m = TAG_RE.exec(tag);
         if (m) maxRun = Math.max(maxRun, parseInt(m[1]!, 36));
+        const o = this.stats.orders().get(tag);
+        if (o && !journal.has(tag) && !o.parentTag) {
+          await store.set('tags', tag, { strategyId: o.strategyId, instrument: o.instrument, side: o.side, qty: o.qty, ts: this.o.clock.now() });
+        }
       }
       const stored = (await store.get<number>('engine', 'run')) ?? 0;
       if (maxRun > stored) await store.set('engine', 'run', maxRun);
-      this.log.info({ maxRun }, 'daemon: state re-persisted after a store reconnect');
+      this.log.info({ maxRun, orders: tags.size }, 'daemon: state re-persisted after a store reconnect');
     } catch (e) {
       this.log.error({ err: e }, 'daemon: re-persisting state after a store reconnect failed');
     }

@@ -4,7 +4,7 @@
  * open quantity - charges), exact in paise, independently of the engine's portfolio, so the
  * terminal shows what actually traded. Cheap enough to observe every event.
  */
-import type { Event } from '../core/events.js';
+import type { Event, OrderSnapshot } from '../core/events.js';
 import { isTerminalStatus, sideSign } from '../core/enums.js';
 import type { Paise } from '../core/money.js';
 
@@ -35,7 +35,8 @@ export class SessionStats {
   private denialCount = 0;
   private alertCount = 0;
   private chargesTotal = 0;
-  private readonly seenOrders = new Set<string>();
+  /** Latest state of each of today's orders as the bus announced it (bounded by the day's orders). */
+  private readonly lastOrder = new Map<string, OrderSnapshot>();
   private readonly open = new Set<string>();
   private readonly rejectedTags = new Set<string>();
   private readonly seenFills = new Set<string>();
@@ -54,7 +55,7 @@ export class SessionStats {
         return;
       case 'order': {
         const { tag, status } = e.order;
-        this.seenOrders.add(tag);
+        this.lastOrder.set(tag, e.order);
         if (status === 'REJECTED') this.rejectedTags.add(tag);
         if (isTerminalStatus(status)) this.open.delete(tag);
         else this.open.add(tag);
@@ -84,6 +85,16 @@ export class SessionStats {
     }
   }
 
+  /** The last announced state of every order seen this session (the daemon's view, for checks and `ctl`). */
+  orders(): ReadonlyMap<string, OrderSnapshot> {
+    return this.lastOrder;
+  }
+
+  /** Net quantity of an instrument from the fills seen (de-duplicated by fill id). */
+  netQty(instrument: string): number {
+    return this.holdings.get(instrument)?.netQty ?? 0;
+  }
+
   snapshot(): StatsSnapshot {
     const positions: Array<{ instrument: string; netQty: number; pnl: Paise }> = [];
     let pnl = 0;
@@ -94,7 +105,7 @@ export class SessionStats {
     }
     return {
       ticks: this.tickCount,
-      orders: this.seenOrders.size,
+      orders: this.lastOrder.size,
       openOrders: this.open.size,
       fills: this.fillCount,
       denials: this.denialCount,

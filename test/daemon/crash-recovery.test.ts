@@ -17,7 +17,7 @@ import { RedisStore } from '../../src/adapters/redis/store.js';
 import { readRecording } from '../../src/daemon/recorder.js';
 import type { OrderSnapshot } from '../../src/core/events.js';
 import { TEST_REDIS_URL, redisAvailable } from '../support/redis.js';
-import { BUY_N, compareWithBroker, engineOf, startPaperHarness, until, type PaperHarness } from './support/paper-harness.js';
+import { BUY_N, compareWithBroker, seenOrders, startPaperHarness, until, type PaperHarness } from './support/paper-harness.js';
 
 const available = await redisAvailable();
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -41,20 +41,19 @@ describe.skipIf(!available)('daemon state across Redis and process failures (rea
     const store = new RedisStore({ url: TEST_REDIS_URL, prefix, retry: { baseMs: 10, maxMs: 100 } });
     try {
       const d = await h.daemon({ n: 8, store });
-      const engine = engineOf(d);
-      await until(() => engine.orders.all().filter((o) => o.status === 'FILLED').length >= 2, 'two fills before the restart');
+      await until(() => seenOrders(d).filled >= 2, 'two fills before the restart');
       // A restart of an unpersisted server: our connection dies and every key is gone.
       await admin.client('KILL', 'ID', String(await store.clientId()));
       const keys = await admin.keys(`${prefix}*`);
       if (keys.length) await admin.del(...keys);
       await until(() => store.reconnectCount >= 1 && store.connectionState === 'ready', 'the store to reconnect');
-      await until(() => engine.orders.all().length >= 8 && engine.orders.openCount() === 0, 'all orders done after the restart', 20_000);
+      await until(() => seenOrders(d).count >= 8 && seenOrders(d).open === 0, 'all orders done after the restart', 20_000);
       await until(async () => (await store.entries('tags')).length >= 8, 'tags re-persisted', 5_000);
       const tags = new Set((await store.entries('tags')).map(([k]) => k));
-      for (const o of engine.orders.all()) expect(tags.has(o.tag)).toBe(true);
+      for (const tag of d.stats.orders().keys()) expect(tags.has(tag)).toBe(true);
       const run = await store.get<number>('engine', 'run');
       expect(run).toBeGreaterThanOrEqual(1);
-      const r = compareWithBroker(engine, await h.brokerView(), h.instrument);
+      const r = compareWithBroker(d, await h.brokerView(), h.instrument);
       expect(r.problems).toEqual([]);
       expect(r.tags).toHaveLength(8);
       expect(await d.metrics.text()).toMatch(/^tarang_reconnects_total\{connection="store"\} 1$/m);
@@ -150,11 +149,15 @@ log: { level: info }
       expect(mine, `daemon never saw ${b.tag}`).toBeDefined();
       expect({ tag: b.tag, status: mine!.status, filled: mine!.filledQty }).toEqual({ tag: b.tag, status: b.status, filled: b.filledQty ?? 0 });
     }
-    // Every order the strategy intended reached the broker once: the journal's tags are all there.
+    // The journal is written before each write goes out: a journaled tag missing at the broker is an
+    // intent whose write never left the killed process (at most the 3 that could be in flight), and
+    // it must never be placed later (the restart does not replay it).
     const store = new RedisStore({ url: TEST_REDIS_URL, prefix });
     try {
       const journal = (await store.entries('tags')).map(([k]) => k);
-      for (const t of journal) expect(tags).toContain(t);
+      const neverSent = journal.filter((t) => !tags.includes(t));
+      expect(neverSent.length).toBeLessThanOrEqual(3);
+      for (const t of tags) expect(journal).toContain(t);
     } finally {
       await store.clear();
       await store.close();

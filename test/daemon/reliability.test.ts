@@ -4,7 +4,7 @@
  * every order equal to the broker's, and its position equal to the broker's fills.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { engineOf, startPaperHarness, until, compareWithBroker, type PaperHarness } from './support/paper-harness.js';
+import { engineOf, seenOrders, startPaperHarness, until, compareWithBroker, type PaperHarness } from './support/paper-harness.js';
 
 let h: PaperHarness;
 beforeEach(async () => {
@@ -15,13 +15,12 @@ afterEach(async () => {
 });
 
 async function settled(d: Awaited<ReturnType<PaperHarness['daemon']>>, n: number): Promise<ReturnType<typeof compareWithBroker>> {
-  const engine = engineOf(d);
-  await until(() => engine.orders.all().length >= n && engine.orders.openCount() === 0, `${n} orders placed and done`, 20_000);
+  await until(() => seenOrders(d).count >= n && seenOrders(d).open === 0, `${n} orders placed and done`, 20_000);
   let last: ReturnType<typeof compareWithBroker> | undefined;
   // The broker's records and the daemon's may be a moment apart: compare until they agree.
   await until(
     async () => {
-      last = compareWithBroker(engine, await h.brokerView(), h.instrument);
+      last = compareWithBroker(d, await h.brokerView(), h.instrument);
       return last.problems.length === 0 && last.tags.length >= n;
     },
     'the daemon and the broker to agree',
@@ -46,9 +45,9 @@ describe('paper daemon reliability (simulator faults)', () => {
     engine.bus.on('lifecycle', (e) => {
       if (e.phase === 'disconnected') drops.push(e.source);
     });
-    await until(() => engine.orders.all().length >= 2, 'first orders');
+    await until(() => seenOrders(d).count >= 2, 'first orders');
     await h.faults({ ws_drop: true });
-    await until(() => engine.orders.all().length >= 4, 'orders after the drop');
+    await until(() => seenOrders(d).count >= 4, 'orders after the drop');
     await h.faults({ ws_stall: true });
     await new Promise((r) => setTimeout(r, 300));
     await h.faults({ ws_stall: false });
@@ -60,8 +59,7 @@ describe('paper daemon reliability (simulator faults)', () => {
 
   it('renews a token revoked mid-session and trades on', async () => {
     const d = await h.daemon({ n: 6 });
-    const engine = engineOf(d);
-    await until(() => engine.orders.all().filter((o) => o.status === 'FILLED').length >= 2, 'two fills before the revocation');
+    await until(() => seenOrders(d).filled >= 2, 'two fills before the revocation');
     await h.control('POST', '/sim/tokens/revoke', {});
     const r = await settled(d, 6);
     expect(r.problems).toEqual([]);
@@ -69,13 +67,13 @@ describe('paper daemon reliability (simulator faults)', () => {
     const log = await h.requests();
     expect(log.some((e) => e.status === 403)).toBe(true);
     expect(log.some((e) => e.path.startsWith('/generate/token') && e.status === 200)).toBe(true);
-    expect(engineOf(d).orders.all().filter((o) => o.status === 'FILLED')).toHaveLength(6);
+    expect(seenOrders(d).filled).toBe(6);
   });
 
   it('rides out a 5xx burst without doubling or dropping an order', async () => {
     const d = await h.daemon({ n: 6, concurrent: 3 });
     await h.faults({ error_rate: 0.4 });
-    await until(() => engineOf(d).orders.all().length >= 4, 'orders during the burst');
+    await until(() => seenOrders(d).count >= 4, 'orders during the burst');
     await h.clearFaults();
     const r = await settled(d, 6);
     expect(r.problems).toEqual([]);
@@ -86,9 +84,9 @@ describe('paper daemon reliability (simulator faults)', () => {
   it('reconciles lost order acknowledgements by tag instead of placing again', async () => {
     const d = await h.daemon({ n: 6, concurrent: 2, broker: { timeouts: { connectMs: 2000, requestMs: 1500, writeMs: 500 } } });
     await h.faults({ lost_ack_rate: 0.5, lost_ack_mode: 'timeout' });
-    await until(() => engineOf(d).orders.all().length >= 3, 'orders with lost acks');
+    await until(() => seenOrders(d).count >= 3, 'orders with lost acks');
     await h.faults({ lost_ack_mode: '5xx' });
-    await until(() => engineOf(d).orders.all().length >= 5, 'orders with 5xx acks');
+    await until(() => seenOrders(d).count >= 5, 'orders with 5xx acks');
     await h.clearFaults();
     const r = await settled(d, 6);
     expect(r.problems).toEqual([]);

@@ -155,17 +155,18 @@ export async function until(cond: () => boolean | Promise<boolean>, what: string
 
 /**
  * Asserts nothing was lost or doubled: every order of ours at the broker has a distinct tag (one
- * broker order per intent), the daemon knows every one of them with the broker's status and filled
- * quantity, and its net position equals the broker's fills.
+ * broker order per intent), the daemon has seen every one of them reach the broker's status and
+ * filled quantity, and both its portfolio and the fills it saw give the broker's net position.
  */
-export function compareWithBroker(engine: Engine, view: BrokerView, instrument: string): { tags: string[]; problems: string[] } {
+export function compareWithBroker(daemon: Daemon, view: BrokerView, instrument: string): { tags: string[]; problems: string[] } {
   const problems: string[] = [];
+  const seen = daemon.stats.orders();
   const ours = view.orders.filter((o) => o.tag !== undefined && /^tr[0-9a-z]+-[0-9a-z]+$/.test(o.tag));
   const tags = ours.map((o) => o.tag!);
   const dup = tags.filter((t, i) => tags.indexOf(t) !== i);
   if (dup.length) problems.push(`tags placed more than once at the broker: ${[...new Set(dup)].join(', ')}`);
   for (const b of ours) {
-    const mine = engine.orders.get(b.tag!);
+    const mine = seen.get(b.tag!);
     if (!mine) {
       problems.push(`broker order ${b.orderId} (${b.tag}) unknown to the daemon`);
       continue;
@@ -173,11 +174,18 @@ export function compareWithBroker(engine: Engine, view: BrokerView, instrument: 
     if (mine.status !== b.status) problems.push(`${b.tag}: daemon says ${mine.status}, broker ${b.status}`);
     if (mine.filledQty !== (b.filledQty ?? 0)) problems.push(`${b.tag}: daemon filled ${mine.filledQty}, broker ${b.filledQty ?? 0}`);
   }
-  for (const o of engine.orders.all()) {
-    if (o.orderId !== undefined && !ours.some((b) => b.tag === o.tag)) problems.push(`daemon order ${o.tag} (${o.orderId}) not at the broker`);
+  for (const [tag, o] of seen) {
+    if (o.orderId !== undefined && !ours.some((b) => b.tag === tag)) problems.push(`daemon order ${tag} (${o.orderId}) not at the broker`);
   }
   const brokerNet = view.trades.filter((t) => t.instrument === instrument).reduce((n, t) => n + (t.side === 'BUY' ? t.qty : -t.qty), 0);
-  const mineNet = engine.portfolio.positions().filter((p) => p.instrument === instrument).reduce((n, p) => n + p.netQty, 0);
-  if (brokerNet !== mineNet) problems.push(`net position: daemon ${mineNet}, broker fills ${brokerNet}`);
+  const portfolioNet = engineOf(daemon).portfolio.netQty(instrument);
+  if (brokerNet !== portfolioNet) problems.push(`net position: daemon portfolio ${portfolioNet}, broker fills ${brokerNet}`);
+  if (brokerNet !== daemon.stats.netQty(instrument)) problems.push(`net position: fills seen by the daemon ${daemon.stats.netQty(instrument)}, broker fills ${brokerNet}`);
   return { tags, problems };
+}
+
+/** Orders the daemon has seen, and how many of them are still working. */
+export function seenOrders(d: Daemon): { count: number; open: number; filled: number } {
+  const all = [...d.stats.orders().values()];
+  return { count: all.length, open: all.filter((o) => !['FILLED', 'CANCELLED', 'REJECTED', 'EXPIRED'].includes(o.status)).length, filled: all.filter((o) => o.status === 'FILLED').length };
 }
