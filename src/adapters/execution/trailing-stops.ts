@@ -33,6 +33,11 @@ export interface TrailingStopsOptions {
   readonly replaceAt: number;
   /** Hands an intent to risk and execution (through the bus). */
   readonly submit: (intent: Intent) => void;
+  /**
+   * Executes a protective exit (a local stop that was touched) without risk checks: it only
+   * closes, and must work even when trading is halted.
+   */
+  readonly protect: (intent: Intent) => void;
   readonly newTag: () => string;
 }
 
@@ -161,7 +166,8 @@ export class TrailingStops {
     const remaining = (entry?.filledQty ?? 0) - (tgt?.filledQty ?? 0) - (sl?.filledQty ?? 0);
     if (tgt && !isTerminalStatus(tgt.status)) this.o.submit({ kind: 'cancel', id: this.o.newTag(), strategyId: t.intent.strategyId, target: t.intent.id, leg: 'target' });
     if (remaining <= 0) return;
-    this.o.submit({
+    this.o.bus.publish({ type: 'lifecycle', ts: this.o.clock.now(), phase: 'trading_state', source: 'execution', detail: `local trailing stop of ${t.intent.id} touched at ${formatRupees(t.stop)}: exiting ${remaining} at market` });
+    this.o.protect({
       kind: 'place', id: this.o.newTag(), strategyId: t.intent.strategyId, instrument: t.intent.instrument, side: t.intent.side === 'BUY' ? 'SELL' : 'BUY',
       qty: remaining, orderType: 'MARKET', validity: 'DAY', product: t.intent.product,
     });

@@ -131,6 +131,7 @@ export class Engine {
       minTicks: execConfig.trailMinTicks,
       replaceAt: this.risk.config.replaceAt,
       submit: (intent) => this.bus.publish({ type: 'intent', ts: this.clock.now(), intent }),
+      protect: (intent) => this.execution.execute(intent),
       newTag: () => this.newTag(),
     });
     this.portfolio.onPnl = () => this.risk.onPnl();

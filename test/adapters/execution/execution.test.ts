@@ -261,6 +261,7 @@ describe('smart orders and trailing stops', () => {
     expect(h.venue.writesOf('cancelSmart').map((w) => w.req.leg)).toEqual(['stopLoss']);
     expect(h.of('alert').map((x) => x.code)).toContain('TRAILING_LOCAL');
     h.tick(102_00); // the local stop keeps trailing: 99.50 -> 100.00
+    h.engine.halt('operator'); // a halt must not block a protective exit
     h.tick(99_95); // touches the local stop: exit at market, target cancelled
     expect(h.venue.writesOf('cancelSmart').map((w) => w.req.leg)).toEqual(['stopLoss', 'target']);
     expect(h.venue.writesOf('place').at(-1)!.req).toMatchObject({ side: 'SELL', qty: 10, orderType: 'MARKET' });
