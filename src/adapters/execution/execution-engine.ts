@@ -13,6 +13,8 @@
  *   the risk config's `replaceAt` on, a modify becomes cancel-and-replace: the old order is
  *   cancelled, and only once it is final the replacement (remaining quantity, new prices, new tag,
  *   `replaces` = old tag) is placed — never two live orders for one intent.
+ * - A modify or cancel for an order the venue has not acknowledged yet is held and sent the moment
+ *   its id is known (later changes fold into the held one; a cancel supersedes a held change).
  * - Smart orders go to the venue's smart-order calls when it has them; otherwise the engine
  *   emulates them (entry first, then the stop-loss and target as an OCO pair). Trailing stops the
  *   venue ignores are trailed by the engine (see trailing-stop.ts).
@@ -113,6 +115,7 @@ export class ExecutionEngine {
   /** Intents by the tag of the order they created (for VENUE_REJECTED denials). */
   private readonly intents = new Map<string, Intent>();
   private readonly pendingCancel = new Set<string>();
+  private readonly pendingModify = new Map<string, ModifyIntent>();
   private readonly pendingReplace = new Map<string, PendingReplace>();
   private readonly smartTags = new Set<string>();
   private readonly emulated = new Map<string, EmulatedSmart>();
@@ -359,7 +362,12 @@ export class ExecutionEngine {
     const target = this.resolveTarget(i.target, i.leg);
     if (!target) return this.deny(i, DenialCode.UNKNOWN_ORDER, `no working order ${i.target}${i.leg ? ` (${i.leg})` : ''}`);
     if (isTerminalStatus(target.status)) return this.deny(i, DenialCode.UNKNOWN_ORDER, `order ${target.tag} is already ${target.status}`);
-    if (!target.orderId) return this.deny(i, DenialCode.UNKNOWN_ORDER, `order ${target.tag} is not acknowledged by the venue yet; modify it after onOrder reports it working`);
+    if (!target.orderId) {
+      // Not acknowledged yet: hold the change (later ones fold in) and send it once the id is known.
+      const held = this.pendingModify.get(target.tag);
+      this.pendingModify.set(target.tag, held ? Object.assign({}, held, i) : i);
+      return;
+    }
     const change = {
       ...(i.qty !== undefined ? { qty: i.qty } : {}),
       ...(i.limitPrice !== undefined ? { limitPrice: i.limitPrice } : {}),
@@ -439,10 +447,17 @@ export class ExecutionEngine {
   private onOrderEvent(o: OrderSnapshot): void {
     if (o.orderId && this.pendingCancel.has(o.tag)) {
       this.pendingCancel.delete(o.tag);
+      this.pendingModify.delete(o.tag); // a cancel supersedes a held change
       if (!isTerminalStatus(o.status)) this.cancelOrder(o);
+    }
+    if (o.orderId && this.pendingModify.has(o.tag)) {
+      const m = this.pendingModify.get(o.tag)!;
+      this.pendingModify.delete(o.tag);
+      if (!isTerminalStatus(o.status)) this.modify(m);
     }
     if (isTerminalStatus(o.status)) {
       this.pendingCancel.delete(o.tag);
+      this.pendingModify.delete(o.tag);
       this.intents.delete(o.tag);
       const rep = this.pendingReplace.get(o.tag);
       if (rep) {

@@ -182,6 +182,27 @@ describe('execution through the engine', () => {
   });
 });
 
+describe('writes before the placement answer', () => {
+  it('holds a modify and a cancel sent before the venue acknowledged the order, and sends them after', async () => {
+    const a = handle();
+    const h = await harness({ strategies: [{ id: 's1', strategy: a.strategy }], venue: { async: true } });
+    const t1 = a.h.ctx!.buy('NSE_2885', 5, { limitPrice: 100_00 });
+    a.h.ctx!.submit({ kind: 'modify', target: t1, limitPrice: 100_50 });
+    a.h.ctx!.submit({ kind: 'modify', target: t1, qty: 6 });
+    const t2 = a.h.ctx!.buy('NSE_2885', 5, { limitPrice: 99_00 });
+    a.h.ctx!.submit({ kind: 'modify', target: t2, limitPrice: 99_50 });
+    a.h.ctx!.cancel(t2);
+    expect(h.venue.writes).toHaveLength(0); // the journal is written first (async venue)
+    await h.engine.execution.idle();
+    await h.clock.advanceByAsync(0);
+    // The two changes to t1 folded into one modify; t2's change was dropped for its cancel.
+    expect(h.venue.writesOf('modify').map((w) => [w.req.tag, w.req.limitPrice, w.req.qty])).toEqual([[t1, 100_50, 6]]);
+    expect(h.venue.writesOf('cancel').map((w) => w.req.tag)).toEqual([t2]);
+    expect(h.engine.orders.get(t1)).toMatchObject({ limitPrice: 100_50, qty: 6 });
+    expect(h.of('denied')).toEqual([]);
+  });
+});
+
 describe('restart', () => {
   it('adopts its own orders from the order book by tag, attributes them from the journal, and flags foreign ones', async () => {
     const a = handle();
