@@ -119,6 +119,7 @@ export class Daemon {
       clock: options.clock,
       staleTickMs: 60_000 * scale,
       critical: (source) => source.startsWith('venue:'),
+      tradingState: () => this.engine?.tradingState(),
       ...(options.marketOpen ? { marketOpen: options.marketOpen } : {}),
       storeState: () => (this.store instanceof RedisStore ? this.store.connectionState : 'ready'),
       extra: () => ({ mode: options.mode, daemon: this.stateValue }),
@@ -145,6 +146,11 @@ export class Daemon {
   /** Port of the ops endpoint, once started. */
   get port(): number | undefined {
     return this.opsPort;
+  }
+
+  /** Where this daemon records the bus (when recording is on). */
+  get recordingDir(): string | undefined {
+    return this.recorder ? (this.o.config.recording.dir ?? join(this.o.config.stateDir, 'recordings')) : undefined;
   }
 
   get engineHandle(): EngineHandle | undefined {

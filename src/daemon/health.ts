@@ -21,6 +21,8 @@ export interface HealthTrackerOptions {
   readonly critical?: (source: string) => boolean;
   /** Extra fields for the report (store state, strategies, counts). */
   readonly extra?: () => Record<string, unknown>;
+  /** The trading state at the source (the risk engine); else it is followed from lifecycle events. */
+  readonly tradingState?: () => string | undefined;
   /** Store connection state, when the store has one. */
   readonly storeState?: () => string;
 }
@@ -41,7 +43,7 @@ export class HealthTracker {
   }
 
   get state(): string {
-    return this.tradingState;
+    return this.o.tradingState?.() ?? this.tradingState;
   }
 
   /** Marks reconciliation done (the daemon calls it once the engine has reconciled). */
@@ -95,11 +97,12 @@ export class HealthTracker {
     const stale = open && (age === null ? false : age > this.staleTickMs);
     const store = this.o.storeState?.();
     let status: HealthStatus = 'ok';
+    const trading = this.state;
     if (!this.reconciledFlag || criticalDown) status = 'down';
-    else if (anyDown || stale || this.tradingState === 'halted' || (store !== undefined && store !== 'ready')) status = 'degraded';
+    else if (anyDown || stale || trading === 'halted' || (store !== undefined && store !== 'ready')) status = 'degraded';
     return {
       status,
-      tradingState: this.tradingState,
+      tradingState: trading,
       reconciled: this.reconciledFlag,
       connections,
       lastTickAgeMs: age,

@@ -4,6 +4,8 @@
  * every order equal to the broker's, and its position equal to the broker's fills.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sendControl } from '../../src/adapters/ops/ctl-client.js';
+import { readRecording } from '../../src/daemon/recorder.js';
 import { engineOf, seenOrders, startPaperHarness, until, compareWithBroker, type PaperHarness } from './support/paper-harness.js';
 
 let h: PaperHarness;
@@ -30,12 +32,48 @@ async function settled(d: Awaited<ReturnType<PaperHarness['daemon']>>, n: number
 }
 
 describe('paper daemon reliability (simulator faults)', () => {
-  it('places, fills and tracks every order exactly once on a clean day', async () => {
+  it('places, fills and tracks every order exactly once on a clean day, and records the session', async () => {
     const d = await h.daemon({ n: 4 });
     const r = await settled(d, 4);
     expect(r.problems).toEqual([]);
     expect(r.tags).toHaveLength(4);
-    expect(d.health.report()).toMatchObject({ reconciled: true });
+    expect(d.health.report()).toMatchObject({ reconciled: true, status: 'ok' });
+    const dir = d.recordingDir!;
+    await d.stop('test done', 'none');
+    const seen = { tick: 0, order: 0, fill: 0 };
+    let lastTs = 0;
+    let ordered = true;
+    for await (const e of readRecording(dir)) {
+      if (e.type in seen) seen[e.type as keyof typeof seen]++;
+      if (e.type === 'tick') {
+        ordered &&= e.ts >= lastTs;
+        lastTs = e.ts;
+      }
+    }
+    expect(seen.tick).toBeGreaterThan(0);
+    expect(seen.fill).toBe(4);
+    expect(seen.order).toBeGreaterThanOrEqual(8);
+    expect(ordered).toBe(true);
+  });
+
+  it('obeys tarang ctl halt and resume over the control API', async () => {
+    const d = await h.daemon({ n: 50 });
+    const url = `http://127.0.0.1:${d.port}`;
+    const token = 'test-token-0123456789abcdef';
+    await until(() => seenOrders(d).filled >= 1, 'a first fill');
+    expect(await sendControl({ url, token, command: 'halt', reason: 'test' })).toMatchObject({ tradingState: 'halted' });
+    await until(() => seenOrders(d).open === 0, 'the working order to finish');
+    const atHalt = seenOrders(d).count;
+    await new Promise((r) => setTimeout(r, 500));
+    expect(seenOrders(d).count).toBe(atHalt);
+    expect(d.stats.snapshot().denials).toBeGreaterThan(0);
+    expect(d.health.report()).toMatchObject({ status: 'degraded', tradingState: 'halted' });
+    expect(await sendControl({ url, token, command: 'resume' })).toMatchObject({ tradingState: 'active' });
+    await until(() => seenOrders(d).count >= atHalt + 2, 'orders after the resume');
+    await sendControl({ url, token, command: 'halt' });
+    const r = await settled(d, seenOrders(d).count);
+    expect(r.problems).toEqual([]);
+    expect(await sendControl({ url, token, command: 'status' })).toMatchObject({ mode: 'paper', daemon: 'running', reconciled: true, tradingState: 'halted' });
   });
 
   it('loses no order update when the WebSocket drops and stalls during fills', async () => {
