@@ -33,9 +33,12 @@ import type {
 import { isVenueError, type MatchingEngine } from '../src/adapters/simulator/matching/index.js';
 import type { SimEvent, SimOrder, SimPosition, SimTrade } from '../src/adapters/simulator/matching/types.js';
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
 export function toVenueOrderState(o: SimOrder): VenueOrderState {
-  const market = o.requestedOrderType === 'MARKET';
-  return {
+  // Built field by field (absent stays absent), without a spread per optional field: this runs
+  // for every order update of a backtest.
+  const v: Mutable<VenueOrderState> = {
     orderId: o.orderId,
     tag: o.remarks,
     instrument: o.instrument,
@@ -45,18 +48,21 @@ export function toVenueOrderState(o: SimOrder): VenueOrderState {
     orderType: o.requestedOrderType,
     product: o.product,
     validity: o.validity,
-    ...(!market && o.limitPrice !== undefined ? { limitPrice: o.limitPrice } : {}),
-    ...(o.triggerPrice !== undefined ? { triggerPrice: o.triggerPrice } : {}),
     status: o.status,
     venueStatus: o.venueStatus,
     filledQty: o.filledQty,
-    ...(o.filledQty > 0 ? { avgPrice: o.avgPrice } : {}),
-    ...(o.extraInfo ? { reason: o.extraInfo } : {}),
-    ...(o.smartOrderId !== undefined && o.leg !== undefined && o.leg !== 'entry' ? { parentOrderId: o.smartOrderId } : {}),
-    ...(o.leg !== undefined ? { leg: o.leg } : {}),
     modifications: o.modifications,
     ts: o.updatedAt,
   };
+  if (o.requestedOrderType !== 'MARKET' && o.limitPrice !== undefined) v.limitPrice = o.limitPrice;
+  if (o.triggerPrice !== undefined) v.triggerPrice = o.triggerPrice;
+  if (o.filledQty > 0) v.avgPrice = o.avgPrice;
+  if (o.extraInfo) v.reason = o.extraInfo;
+  if (o.leg !== undefined) {
+    v.leg = o.leg;
+    if (o.smartOrderId !== undefined && o.leg !== 'entry') v.parentOrderId = o.smartOrderId;
+  }
+  return v;
 }
 
 export function toVenueFill(t: SimTrade): VenueFill {
