@@ -120,7 +120,7 @@ async function candles(): Promise<{ perSec: number; orders: number }> {
   const venue = new RecordingVenue({ clock, record: false, autoFill: (r) => (r.orderType === 'MARKET' ? last : undefined) });
   const engine = await Engine.create({
     clock, venue, instruments: new InstrumentTable(instruments), buildCandles: false, tagPrefix: 'bt',
-    strategies: [{ id: 'sma', definition: smaCross as never, params: { instrument: inst, interval: '1minute', fast: 10, slow: 30, qty: 10 } }],
+    strategies: [{ id: 'sma', definition: smaCross, params: { instrument: inst, interval: '1minute', fast: 10, slow: 30, qty: 10 } }],
   });
   await engine.start();
   const n = 1_000_000;

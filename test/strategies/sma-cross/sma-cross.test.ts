@@ -19,7 +19,7 @@ describe('sma-cross', () => {
   it('buys qty on the cross above while flat and sells the whole position on the cross below (MARKET)', async () => {
     const h = await harness({
       buildCandles: false,
-      strategies: [{ id: 'x', definition: smaCross as never, params: { instrument: 'NSE_2885', interval: '1minute', fast: 2, slow: 3, qty: 5 } }],
+      strategies: [{ id: 'x', definition: smaCross, params: { instrument: 'NSE_2885', interval: '1minute', fast: 2, slow: 3, qty: 5 } }],
       venue: { autoFill: (r) => (r.orderType === 'MARKET' ? h.engine.portfolio.lastPrice('NSE_2885') : undefined) },
     });
     // Closes (rupees): fast(2)/slow(3) by hand:
@@ -49,7 +49,7 @@ describe('sma-cross', () => {
     expect(() => smaCross.params.parse({ instrument: 'NSE_2885', fast: 30, slow: 10, qty: 1 })).toThrow(/fast must be shorter than slow/);
     const h = await harness({
       buildCandles: false,
-      strategies: [{ id: 'x', definition: smaCross as never, params: { instrument: 'NSE_2885', fast: 1, slow: 3, qty: 1 } }],
+      strategies: [{ id: 'x', definition: smaCross, params: { instrument: 'NSE_2885', fast: 1, slow: 3, qty: 1 } }],
     });
     // With fast=1 a cross shows at i=2 (fast 12 vs slow 10.67 after 10,10 -> first ready at i=2, no previous diff).
     [10, 10, 12, 8, 12].forEach((c, i) => h.engine.publishCandle(candle(i, c * 100)));
