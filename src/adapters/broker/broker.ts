@@ -15,7 +15,9 @@ import { ConfigError } from '../../core/errors.js';
 import { BrokerClient, type ReconcileOptions } from './client.js';
 import type { BrokerConfig } from './config.js';
 import { BrokerHttp } from './http.js';
-import { sharedRateLimiters, type RateLimiters, type SharedBudget } from './rate-limiter.js';
+import { createHash } from 'node:crypto';
+import { releaseSharedRateLimiters, sharedRateLimiters, type RateLimiters, type SharedBudget } from './rate-limiter.js';
+import { RedisRateBudget } from '../redis/limiter.js';
 import { TokenManager } from './token-manager.js';
 import { MarketDataStream } from './ws/market-data.js';
 import { OrderUpdateStream, type OrderUpdatesOptions } from './ws/order-updates.js';
@@ -45,6 +47,8 @@ export class Broker {
   private market: MarketDataStream | undefined;
   private orders: OrderUpdateStream | undefined;
   private readonly marketOpen: (now: number) => boolean;
+  /** Set when this broker created the process-wide limiters with a Redis budget: it closes them. */
+  private ownedLimiters: RateLimiters | undefined;
 
   constructor(
     readonly config: BrokerConfig,
@@ -52,7 +56,15 @@ export class Broker {
   ) {
     this.clock = options.clock ?? new WallClock();
     this.logger = options.logger ?? silentLogger();
-    const limiters = options.limiters ?? sharedRateLimiters(this.clock, config.baseUrl, config.rateLimits, options.sharedBudget);
+    let limiters = options.limiters;
+    if (!limiters) {
+      // With a Redis URL the budget is shared across processes, keyed by account (hashed, so no
+      // credential ends up in a Redis key).
+      const account = createHash('sha256').update(`${config.baseUrl}|${config.apiKey ?? config.accessToken ?? ''}`).digest('hex').slice(0, 16);
+      const shared = options.sharedBudget ?? (config.redisUrl ? new RedisRateBudget({ url: config.redisUrl, account, clock: this.clock, overrides: config.rateLimits }) : undefined);
+      limiters = sharedRateLimiters(this.clock, config.baseUrl, config.rateLimits, shared);
+      if (shared && !options.sharedBudget) this.ownedLimiters = limiters;
+    }
     this.http = new BrokerHttp({ config, clock: this.clock, logger: this.logger, limiters, ...(options.random ? { random: options.random } : {}) });
     this.tokens = new TokenManager({ config, http: this.http, clock: this.clock, logger: this.logger, autoRenew: options.autoRenew ?? true });
     this.http.setTokenSource(this.tokens);
@@ -130,6 +142,10 @@ export class Broker {
     this.tokens.close();
     await Promise.all([this.market?.stop(), this.orders?.stop()]);
     await this.http.close();
+    if (this.ownedLimiters) {
+      releaseSharedRateLimiters(this.clock, this.config.baseUrl, this.ownedLimiters);
+      await this.ownedLimiters.close();
+    }
   }
 }
 

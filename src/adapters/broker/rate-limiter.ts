@@ -190,6 +190,12 @@ export class RateLimiters {
 
 const registry = new WeakMap<Clock, Map<string, RateLimiters>>();
 
+/** Forgets the process-wide limiters of `key` (their owner closed them). */
+export function releaseSharedRateLimiters(clock: Clock, key: string, limiters: RateLimiters): void {
+  const byKey = registry.get(clock);
+  if (byKey?.get(key) === limiters) byKey.delete(key);
+}
+
 /**
  * The process-wide limiters for an account at `baseUrl` on `clock`: every client built for the
  * same broker in this process draws from the same budget. The first caller's overrides and shared

@@ -65,7 +65,9 @@ export class OrderUpdateStream {
       onOpen: (send, reconnect) => {
         send({ action: 'subscribe', mode: 'order_update' });
         send({ action: 'subscribe', mode: 'position_update' });
-        if (reconnect) void this.resync();
+        // After a drop: recover what was missed. On the first connect: learn the state the
+        // stream will update from (an order placed while the socket was opening is in the book).
+        void this.resync(reconnect ? 'reconnect' : 'connect');
       },
       onMessage: (data) => this.decoder.decode(data, (f) => this.onFrame(f), (e) => this.onDecodeError(e)),
       onState: (connected, detail) => this.subject.next({ kind: 'connection', connected, ts: o.clock.now(), detail }),
@@ -77,6 +79,7 @@ export class OrderUpdateStream {
     return this.socket.connected;
   }
 
+  /** `resyncs` counts connects (first one included); `polls` counts position reads. */
   stats(): { resyncs: number; polls: number; socket: ResilientSocket['stats'] } {
     return { resyncs: this.resyncs, polls: this.polls, socket: this.socket.stats };
   }
@@ -93,9 +96,10 @@ export class OrderUpdateStream {
     this.socket.forceReconnect(reason);
   }
 
-  /** Reads the order book and positions and publishes them (also called after each reconnect). */
-  async resync(): Promise<void> {
+  /** Reads the order book and positions and publishes them (called after every connect). */
+  async resync(reason = 'requested'): Promise<void> {
     this.resyncs++;
+    this.o.logger.debug({ reason }, 'order stream resync');
     try {
       const orders = await this.o.fetchOrders();
       for (const order of orders) this.subject.next({ kind: 'order', order });
