@@ -203,6 +203,28 @@ describe('writes before the placement answer', () => {
   });
 });
 
+describe('operator actions', () => {
+  it('cancelAll and flatten resolve once the venue has confirmed, halt and resume switch the state', async () => {
+    const a = handle();
+    const h = await harness({ strategies: [{ id: 's1', strategy: a.strategy }], venue: { async: true, autoFill: (r) => (r.orderType === 'MARKET' ? 100_00 : undefined) } });
+    h.tick(100_00);
+    a.h.ctx!.buy('NSE_2885', 3);
+    a.h.ctx!.buy('NSE_2885', 2, { limitPrice: 95_00 });
+    await h.engine.execution.idle();
+    await h.clock.advanceByAsync(0);
+    expect(h.engine.orders.openCount()).toBe(1);
+    await h.engine.cancelAll('test', 5_000);
+    expect(h.engine.orders.openCount()).toBe(0);
+    await h.engine.flatten('test', 5_000);
+    expect(h.engine.portfolio.positions()).toEqual([]);
+    expect(h.engine.portfolio.netQty('NSE_2885', 's1')).toBe(0);
+    h.engine.halt('maintenance');
+    expect(h.engine.tradingState()).toBe('halted');
+    h.engine.resume();
+    expect(h.engine.summary()).toMatchObject({ tradingState: 'active', killSwitch: false, openOrders: 0, venue: 'recording' });
+  });
+});
+
 describe('restart', () => {
   it('adopts its own orders from the order book by tag, attributes them from the journal, and flags foreign ones', async () => {
     const a = handle();
