@@ -14,6 +14,9 @@ import type { Logger } from '../core/log.js';
 import { BrokerVenue } from '../adapters/broker/venue.js';
 import type { Broker } from '../adapters/broker/broker.js';
 import { loadInstrumentMaster } from '../adapters/broker/helpers/instrument-master.js';
+import { fetchCandleRange, toCandleEvents } from '../adapters/broker/helpers/candles.js';
+import { bucketEnd, type Interval } from '../core/candles.js';
+import type { CandleEvent } from '../core/events.js';
 import type { BrokerSession, BrokerStats, MarketFeed } from './parts.js';
 
 export interface BrokerSessionOptions {
@@ -83,6 +86,10 @@ export function brokerSession(o: BrokerSessionOptions): BrokerSession {
         out.push(...m.instruments);
       }
       return out;
+    },
+    async history(instrument: string, interval: Interval, from: number, to: number): Promise<readonly CandleEvent[]> {
+      const r = await fetchCandleRange(broker.client, clock, { code: instrument, interval, from, to, ...(o.cacheDir ? { cacheDir: o.cacheDir } : {}) });
+      return toCandleEvents(instrument, interval, r.candles, (start) => bucketEnd(start, interval));
     },
     stats(): BrokerStats {
       const h = broker.http.stats;

@@ -12,7 +12,8 @@
  */
 import type { Subscription } from 'rxjs';
 import type { Clock, TimerHandle } from '../core/clock.js';
-import type { Event, TickEvent } from '../core/events.js';
+import type { CandleEvent, Event, TickEvent } from '../core/events.js';
+import { intervalMs } from '../core/candles.js';
 import { describeError } from '../core/errors.js';
 import { InstrumentTable } from '../core/instruments.js';
 import type { Logger } from '../core/log.js';
@@ -189,6 +190,7 @@ export class Daemon {
       this.attachObservers(engine, table);
 
       await engine.start();
+      await this.warmUp(engine);
       this.health.markReconciled();
       this.health.setTradingState(engine.tradingState());
       this.log.info({ tradingState: engine.tradingState() }, 'daemon: state loaded and reconciled with the broker');
@@ -233,6 +235,34 @@ export class Daemon {
       this.resolveStopped();
       throw e;
     }
+  }
+
+  /**
+   * Feeds each strategy the history it declared (`warmup` candles per instrument and interval), so
+   * it can trade from the first live candle instead of waiting for warm-up in real time. A series
+   * whose history cannot be fetched is logged and left to warm up live.
+   */
+  private async warmUp(engine: EngineHandle): Promise<void> {
+    const needs = engine.warmupNeeds();
+    if (needs.length === 0) return;
+    const now = this.o.clock.now();
+    const all: CandleEvent[] = [];
+    for (const n of needs) {
+      // Enough calendar time for `count` candles across nights, weekends and holidays.
+      const span = n.count * intervalMs(n.interval);
+      const days = Math.ceil(span / (375 * 60_000)) + 5;
+      const from = now - Math.max(span, days * 86_400_000);
+      try {
+        const got = (await this.o.session.history(n.instrument, n.interval, from, now)).filter((c) => c.ts <= now);
+        all.push(...got.slice(-n.count));
+        if (got.length < n.count) this.log.warn({ ...n, got: got.length }, 'daemon: less history than the warm-up needs; the rest warms up live');
+      } catch (e) {
+        this.log.warn({ ...n, err: e }, 'daemon: history for warm-up unavailable; the series warms up live');
+      }
+    }
+    all.sort((a, b) => a.ts - b.ts || a.instrument.localeCompare(b.instrument));
+    engine.feedWarmup(all);
+    this.log.info({ series: needs.length, candles: all.length }, 'daemon: strategies warmed up from history');
   }
 
   /** Clean stop; `action` overrides the configured shutdown action. Idempotent. */

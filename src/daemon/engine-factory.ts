@@ -4,7 +4,8 @@
  */
 import type { EventBus } from '../core/bus/event-bus.js';
 import { Engine } from '../core/bus/engine.js';
-import type { TickEvent } from '../core/events.js';
+import type { CandleEvent, TickEvent } from '../core/events.js';
+import type { Interval } from '../core/candles.js';
 import type { EngineFactoryInput } from './daemon.js';
 import type { EngineHandle } from './parts.js';
 
@@ -72,6 +73,26 @@ export class DaemonEngine implements EngineHandle {
 
   stop(): Promise<void> {
     return this.engine.stop();
+  }
+
+  warmupNeeds(): Array<{ instrument: string; interval: Interval; count: number }> {
+    const need = new Map<string, { instrument: string; interval: Interval; count: number }>();
+    for (const r of this.engine.runners) {
+      const w = r.strategy.warmup ?? 0;
+      if (w <= 0) continue;
+      for (const instrument of r.strategy.instruments) {
+        for (const interval of r.strategy.intervals ?? []) {
+          const k = `${instrument}|${interval}`;
+          const cur = need.get(k);
+          if (!cur || cur.count < w) need.set(k, { instrument, interval, count: w });
+        }
+      }
+    }
+    return [...need.values()];
+  }
+
+  feedWarmup(candles: readonly CandleEvent[]): void {
+    this.engine.feedWarmup(candles);
   }
 
   orderTags(): readonly string[] {

@@ -6,7 +6,8 @@
  */
 import type { Observable } from 'rxjs';
 import type { EventBus } from '../core/bus/event-bus.js';
-import type { LifecycleEvent, TickEvent } from '../core/events.js';
+import type { CandleEvent, LifecycleEvent, TickEvent } from '../core/events.js';
+import type { Interval } from '../core/candles.js';
 import type { Instrument } from '../core/instruments.js';
 import type { ExecutionVenue } from '../adapters/execution/venue.js';
 
@@ -35,6 +36,8 @@ export interface BrokerSession {
   /** The instrument master (equity, F&O, indices). */
   instruments(): Promise<readonly Instrument[]>;
   stats(): BrokerStats;
+  /** Completed historical candles of one instrument in [from, to), oldest first (strategy warm-up). */
+  history(instrument: string, interval: Interval, from: number, to: number): Promise<readonly CandleEvent[]>;
   /** Closes sockets and pools; in-flight requests finish first. */
   close(): Promise<void>;
 }
@@ -61,6 +64,10 @@ export interface EngineHandle {
   persist(): Promise<void>;
   /** Stops strategies, persists state; in-flight writes finish. */
   stop(): Promise<void>;
+  /** The candle series strategies want history for before trading: (instrument, interval, count). */
+  warmupNeeds(): ReadonlyArray<{ readonly instrument: string; readonly interval: Interval; readonly count: number }>;
+  /** Feeds historical candles to the strategies only (no orders, no bus). */
+  feedWarmup(candles: readonly CandleEvent[]): void;
   /** Client tags of every order the engine knows (today's, adopted ones included). */
   orderTags(): readonly string[];
   /** A JSON summary for `tarang ctl status`. */
