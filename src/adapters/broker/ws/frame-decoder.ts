@@ -180,26 +180,35 @@ export class FrameDecoder {
     if (d === null || typeof d !== 'object') throw new DataException(`${s}: tick for ${instrument} without a data object`, { endpoint: s, field: 'data' });
     const data = d as Obj;
     const prev = this.last.get(instrument);
-    const ltp = price(data['ltp'], 'ltp', s) ?? prev?.ltp;
+    // Numbers take the fast path inline; strings, blanks and bad values go through price()/count().
+    const l = data['ltp'];
+    const ltp = (typeof l === 'number' && l === l && l !== Infinity && l !== -Infinity ? Math.round(l * 100) : price(l, 'ltp', s)) ?? prev?.ltp;
     if (ltp === undefined) throw new DataException(`${s}: first tick for ${instrument} has no ltp`, { endpoint: s, field: 'data.ltp' });
-    const ts = count(f['timestamp'], 'timestamp', s) ?? count(data['ltt'], 'ltt', s) ?? prev?.ts ?? 0;
-    const t: TickEvent = {
-      type: 'tick',
-      ts,
-      instrument,
-      ltp,
-      volume: 'volume' in data ? count(data['volume'], 'volume', s) : prev?.volume,
-      bid: 'bid_price' in data ? price(data['bid_price'], 'bid_price', s) : prev?.bid,
-      ask: 'ask_price' in data ? price(data['ask_price'], 'ask_price', s) : prev?.ask,
-      bidQty: 'bid_qty' in data ? count(data['bid_qty'], 'bid_qty', s) : prev?.bidQty,
-      askQty: 'ask_qty' in data ? count(data['ask_qty'], 'ask_qty', s) : prev?.askQty,
-      open: 'open' in data ? price(data['open'], 'open', s) : prev?.open,
-      high: 'high' in data ? price(data['high'], 'high', s) : prev?.high,
-      low: 'low' in data ? price(data['low'], 'low', s) : prev?.low,
-      close: 'close' in data ? price(data['close'], 'close', s) : prev?.close,
-      oi: 'oi' in data ? count(data['oi'], 'oi', s) : prev?.oi,
-      ltt: 'ltt' in data ? count(data['ltt'], 'ltt', s) : prev?.ltt,
-    };
+    const rawVolume = data['volume'];
+    const volume = rawVolume === undefined ? prev?.volume : typeof rawVolume === 'number' && Number.isFinite(rawVolume) ? rawVolume : count(rawVolume, 'volume', s);
+    const rawBid = data['bid_price'];
+    const bid = rawBid === undefined ? prev?.bid : typeof rawBid === 'number' && Number.isFinite(rawBid) ? Math.round(rawBid * 100) : price(rawBid, 'bid_price', s);
+    const rawAsk = data['ask_price'];
+    const ask = rawAsk === undefined ? prev?.ask : typeof rawAsk === 'number' && Number.isFinite(rawAsk) ? Math.round(rawAsk * 100) : price(rawAsk, 'ask_price', s);
+    const rawBidQty = data['bid_qty'];
+    const bidQty = rawBidQty === undefined ? prev?.bidQty : typeof rawBidQty === 'number' && Number.isFinite(rawBidQty) ? rawBidQty : count(rawBidQty, 'bid_qty', s);
+    const rawAskQty = data['ask_qty'];
+    const askQty = rawAskQty === undefined ? prev?.askQty : typeof rawAskQty === 'number' && Number.isFinite(rawAskQty) ? rawAskQty : count(rawAskQty, 'ask_qty', s);
+    const rawOpen = data['open'];
+    const open = rawOpen === undefined ? prev?.open : typeof rawOpen === 'number' && Number.isFinite(rawOpen) ? Math.round(rawOpen * 100) : price(rawOpen, 'open', s);
+    const rawHigh = data['high'];
+    const high = rawHigh === undefined ? prev?.high : typeof rawHigh === 'number' && Number.isFinite(rawHigh) ? Math.round(rawHigh * 100) : price(rawHigh, 'high', s);
+    const rawLow = data['low'];
+    const low = rawLow === undefined ? prev?.low : typeof rawLow === 'number' && Number.isFinite(rawLow) ? Math.round(rawLow * 100) : price(rawLow, 'low', s);
+    const rawClose = data['close'];
+    const close = rawClose === undefined ? prev?.close : typeof rawClose === 'number' && Number.isFinite(rawClose) ? Math.round(rawClose * 100) : price(rawClose, 'close', s);
+    const rawOi = data['oi'];
+    const oi = rawOi === undefined ? prev?.oi : typeof rawOi === 'number' && Number.isFinite(rawOi) ? rawOi : count(rawOi, 'oi', s);
+    const rawLtt = data['ltt'];
+    const ltt = rawLtt === undefined ? prev?.ltt : typeof rawLtt === 'number' && Number.isFinite(rawLtt) ? rawLtt : count(rawLtt, 'ltt', s);
+    const stamp = f['timestamp'];
+    const ts = (typeof stamp === 'number' ? stamp : count(stamp, 'timestamp', s)) ?? ltt ?? prev?.ts ?? 0;
+    const t: TickEvent = { type: 'tick', ts, instrument, ltp, volume, bid, ask, bidQty, askQty, open, high, low, close, oi, ltt };
     this.last.set(instrument, t);
     return t;
   }
