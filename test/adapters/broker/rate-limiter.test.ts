@@ -6,6 +6,8 @@ import { categoryOf } from '../../../src/adapters/broker/rate-categories.js';
 import { RateLimited } from '../../../src/adapters/broker/errors.js';
 import { RedisRateBudget } from '../../../src/adapters/redis/limiter.js';
 import { istDateTime } from '../../../src/core/time.js';
+import { createBroker } from '../../../src/adapters/broker/broker.js';
+import { parseBrokerConfig } from '../../../src/adapters/broker/config.js';
 import { redisAvailable, TEST_REDIS_URL } from '../../support/redis.js';
 
 const T0 = istDateTime('2026-11-20', '10:00');
@@ -108,6 +110,20 @@ describe('RedisRateBudget (bottleneck ioredis datastore)', async () => {
     // Four grants across both "processes" within the window, not four each.
     expect(granted).toHaveLength(4);
     void calls;
+  });
+
+  it.skipIf(!available)('is used by brokers configured with redisUrl: two "processes" share one daily budget', async () => {
+    const config = parseBrokerConfig({ baseUrl: `http://127.0.0.1:9/${process.pid}-${Math.random()}`, accessToken: 'abcd-token', redisUrl: TEST_REDIS_URL, rateLimits: { quotes: { perDay: 1 } } });
+    // Separate clocks give separate in-process limiters, as two processes would have.
+    const a = createBroker(config, { clock: new VirtualClock(T0) });
+    const b = createBroker(config, { clock: new VirtualClock(T0) });
+    try {
+      await a.limiters.acquire('quotes');
+      await expect(b.limiters.acquire('quotes')).rejects.toThrow(/across processes/);
+    } finally {
+      await a.close();
+      await b.close();
+    }
   });
 
   it.skipIf(!available)('counts the daily cap across processes', async () => {

@@ -272,6 +272,24 @@ describe('tokens', () => {
     }
   });
 
+  it('renews on its own timer before expiry, with no call needed', async () => {
+    await h.control('POST', '/sim/clock', { advance_ms: 61_000 });
+    const c = h.sim.credentials;
+    const config = parseBrokerConfig({ baseUrl: h.sim.baseUrl, wsUrl: h.sim.wsUrl, apiKey: c.api_key, mpin: c.mpin, totpSecret: c.totp_secret, renewBeforeMs: 60_000 });
+    const b = createBroker(config, { clock: h.sim.clock, limiters: new RateLimiters(h.sim.clock), autoRenew: true });
+    try {
+      const first = await b.tokens.token();
+      expect(b.tokens.generations).toBe(1);
+      await h.control('POST', '/sim/clock', { advance_ms: LIFETIME - 50_000 });
+      const deadline = performance.now() + 5000;
+      while (b.tokens.generations < 2 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(b.tokens.generations).toBe(2);
+      expect(await b.tokens.token()).not.toBe(first);
+    } finally {
+      await b.close();
+    }
+  });
+
   it('waits out the 60-second throttle instead of failing', async () => {
     await h.control('POST', '/sim/clock', { advance_ms: 61_000 });
     await h.broker.tokens.generate();
