@@ -70,6 +70,9 @@ interface OrderRecord {
   leg: SmartLegName | undefined;
   replaces: string | undefined;
   replacedBy: string | undefined;
+  /** Fill ids booked on this order (forgotten with it when it is evicted). */
+  fillIds: string[];
+  evictable: boolean;
   /** Venue time of the freshest state whose price/qty fields we took. */
   fieldsTs: number;
   snapshot: OrderSnapshot;
@@ -100,10 +103,28 @@ export class OrderStateMachine {
   constructor(
     private readonly clock: Clock,
     private readonly bus: EventBus,
-    private readonly options: { log?: Logger; isOurTag?: (tag: string) => boolean } = {},
+    private readonly options: {
+      log?: Logger;
+      isOurTag?: (tag: string) => boolean;
+      /**
+       * Finished orders kept for lookups (default 50,000, far above a trading day's orders). Older
+       * finished orders are forgotten, and late updates for them are ignored: long backtests and
+       * multi-day daemons stay flat in memory.
+       */
+      retainFinished?: number;
+    } = {},
   ) {
     this.log = options.log ?? silentLogger();
+    this.retain = options.retainFinished ?? 50_000;
+    if (!(this.retain >= 1)) throw new RangeError(`retainFinished must be >= 1, got ${this.retain}`);
   }
+
+  private readonly retain: number;
+  private readonly finished: OrderRecord[] = [];
+  private finishedHead = 0;
+  /** Venue ids of forgotten orders: their late updates are dropped, not parked or adopted. */
+  private readonly forgotten = new Set<string>();
+  private readonly forgottenOrder: string[] = [];
 
   /** Starts tracking an order we are about to send (PENDING_NEW) and publishes it. */
   create(o: NewOrder): OrderSnapshot {
@@ -132,6 +153,8 @@ export class OrderStateMachine {
       leg: o.leg,
       replaces: o.replaces,
       replacedBy: undefined,
+      fillIds: [],
+      evictable: false,
       fieldsTs: -Infinity,
       snapshot: undefined as unknown as OrderSnapshot,
     };
@@ -190,6 +213,7 @@ export class OrderStateMachine {
 
   /** Merges an order state from the venue (stream update or order-book record). */
   applyState(s: VenueOrderState): void {
+    if (this.forgotten.has(s.orderId)) return;
     const rec = this.resolve(s.orderId, s.tag, s.leg, s.parentOrderId) ?? this.adopt(s);
     if (!rec) {
       this.parkOrphan(this.orphanStates, s.orderId, s);
@@ -223,13 +247,14 @@ export class OrderStateMachine {
 
   /** Books a fill once (by `fillId`); returns false for a duplicate or a fill parked as orphan. */
   applyFill(f: VenueFill): boolean {
-    if (this.seenFills.has(f.fillId)) return false;
+    if (this.seenFills.has(f.fillId) || this.forgotten.has(f.orderId)) return false;
     const rec = this.resolve(f.orderId, f.tag, undefined, undefined);
     if (!rec) {
       this.parkOrphan(this.orphanFills, f.orderId, f);
       return false;
     }
     this.seenFills.add(f.fillId);
+    rec.fillIds.push(f.fillId);
     const linked = this.link(rec, f.orderId);
     if (rec.fillQty + f.qty > rec.qty) {
       this.log.error({ tag: rec.tag, fillId: f.fillId, qty: rec.qty, filled: rec.fillQty + f.qty }, 'execution: fills exceed the order quantity; booking them anyway (the venue is the truth)');
@@ -359,6 +384,29 @@ export class OrderStateMachine {
     return [...new Set([...this.orphanStates.keys(), ...this.orphanFills.keys()])];
   }
 
+  private evictOldest(): void {
+    const rec = this.finished[this.finishedHead]!;
+    // An order with fills still owed (a gap) or a live smart parent waits: evict the next time round.
+    const parent = rec.parentTag !== undefined ? this.records.get(rec.parentTag) : undefined;
+    if (this.gaps.has(rec) || (parent && !isTerminalStatus(parent.status))) return;
+    this.finished[this.finishedHead++] = undefined as unknown as OrderRecord;
+    if (this.finishedHead > 4096 && this.finishedHead * 2 > this.finished.length) {
+      this.finished.splice(0, this.finishedHead);
+      this.finishedHead = 0;
+    }
+    if (this.records.get(rec.tag) === rec) this.records.delete(rec.tag);
+    for (const id of rec.fillIds) this.seenFills.delete(id);
+    if (rec.orderId !== undefined) {
+      this.byOrderId.delete(rec.orderId);
+      this.forgotten.add(rec.orderId);
+      this.forgottenOrder.push(rec.orderId);
+      // Bounded memory of forgotten ids (a late update for a very old order is vanishingly rare).
+      if (this.forgottenOrder.length > this.retain * 4) {
+        for (const id of this.forgottenOrder.splice(0, this.retain * 2)) this.forgotten.delete(id);
+      }
+    }
+  }
+
   private resolve(orderId: string, tag: string | undefined, leg: SmartLegName | undefined, parentOrderId: string | undefined): OrderRecord | undefined {
     const byId = this.byOrderId.get(orderId);
     if (byId) return byId;
@@ -455,6 +503,11 @@ export class OrderStateMachine {
     if (isTerminalStatus(rec.status)) this.open.delete(rec);
     if (rec.reportedFilled > rec.fillQty) this.gaps.add(rec);
     else this.gaps.delete(rec);
+    if (!rec.evictable && isTerminalStatus(rec.status)) {
+      rec.evictable = true;
+      this.finished.push(rec);
+      if (this.finished.length - this.finishedHead > this.retain) this.evictOldest();
+    }
     this.bus.publish({ type: 'order', ts: this.clock.now(), order: snap });
   }
 }

@@ -57,4 +57,6 @@ export interface EngineOptions {
    * with `run` a counter persisted in the store, so tags stay unique across restarts.
    */
   readonly tagPrefix?: string;
+  /** Finished orders kept for lookups (default 50,000; older ones are forgotten). */
+  readonly retainFinishedOrders?: number;
 }

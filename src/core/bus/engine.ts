@@ -87,7 +87,11 @@ export class Engine {
     const execConfig = parseExecutionConfig(options.execution);
     this.bus = new EventBus({ log: this.log });
     const tagRe = new RegExp(`^${this.tagPrefix}[0-9a-z]+-[0-9a-z]+(\\.(sl|tg))?$`);
-    this.orders = new OrderStateMachine(this.clock, this.bus, { log: this.log, isOurTag: (t) => tagRe.test(t) });
+    this.orders = new OrderStateMachine(this.clock, this.bus, {
+      log: this.log,
+      isOurTag: (t) => tagRe.test(t),
+      ...(options.retainFinishedOrders !== undefined ? { retainFinished: options.retainFinishedOrders } : {}),
+    });
     this.orders.onUnknownTagged = (s) => this.adopt(s);
     this.portfolio = new Portfolio(this.clock, this.bus);
     const late: { execution?: ExecutionEngine } = {};

@@ -114,3 +114,27 @@ describe('order state machine', () => {
     expect(sm.get('tr1-1')).toMatchObject({ status: 'CANCELLED', filledQty: 4 });
   });
 });
+
+describe('retention of finished orders', () => {
+  it('forgets the oldest finished orders beyond the limit and ignores their late updates', () => {
+    const clock = new VirtualClock(1_000);
+    const bus = new EventBus();
+    const sm = new OrderStateMachine(clock, bus, { retainFinished: 2, isOurTag: () => true });
+    sm.onUnknownTagged = () => {
+      throw new Error('a forgotten order must not be adopted again');
+    };
+    const fills: FillEvent[] = [];
+    bus.on('fill', (f) => fills.push(f));
+    for (let k = 1; k <= 5; k++) {
+      sm.create({ tag: `t${k}`, strategyId: 's', instrument: 'NSE_2885', side: 'BUY', qty: 1, orderType: 'MARKET', product: 'INTRADAY', validity: 'DAY' });
+      sm.accepted(`t${k}`, `V${k}`);
+      sm.applyFill({ fillId: `f${k}`, orderId: `V${k}`, instrument: 'NSE_2885', side: 'BUY', qty: 1, price: 100_00, ts: k });
+    }
+    expect(sm.all().map((o) => o.tag)).toEqual(['t4', 't5']);
+    // A late duplicate for a forgotten order: dropped, not parked, not adopted, not booked again.
+    sm.applyState({ orderId: 'V1', tag: 't1', status: 'FILLED', filledQty: 1, ts: 9 });
+    expect(sm.applyFill({ fillId: 'f1', orderId: 'V1', instrument: 'NSE_2885', side: 'BUY', qty: 1, price: 100_00, ts: 9 })).toBe(false);
+    expect(sm.orphanIds()).toEqual([]);
+    expect(fills).toHaveLength(5);
+  });
+});
