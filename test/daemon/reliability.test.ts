@@ -76,6 +76,21 @@ describe('paper daemon reliability (simulator faults)', () => {
     expect(await sendControl({ url, token, command: 'status' })).toMatchObject({ mode: 'paper', daemon: 'running', reconciled: true, tradingState: 'halted' });
   });
 
+  it('flattens at the configured session end, leaving the broker flat', async () => {
+    // T0 is 10:00 IST; at x10 the 10:01 session end comes after ~6 s.
+    const d = await h.daemon({ n: 3, config: { shutdown: { onStop: 'cancel', atSessionEnd: 'flatten', sessionEnd: '10:01', timeoutSeconds: 20 } } });
+    await until(() => seenOrders(d).filled >= 3, 'three buys filled');
+    const closes: string[] = [];
+    engineOf(d).bus.on('lifecycle', (e) => {
+      if (e.phase === 'session_close') closes.push(e.detail ?? '');
+    });
+    await until(() => closes.length === 1 && engineOf(d).portfolio.netQty(h.instrument) === 0, 'the session-end flatten', 15_000);
+    const r = await settled(d, 4);
+    expect(r.problems).toEqual([]);
+    const v = await h.brokerView();
+    expect(v.trades.filter((t) => t.instrument === h.instrument).reduce((n, t) => n + (t.side === 'BUY' ? t.qty : -t.qty), 0)).toBe(0);
+  });
+
   it('loses no order update when the WebSocket drops and stalls during fills', async () => {
     const d = await h.daemon({ n: 6, concurrent: 2 });
     const engine = engineOf(d);
