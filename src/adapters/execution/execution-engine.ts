@@ -472,6 +472,24 @@ export class ExecutionEngine {
       }
     }
     this.emulateOco(o);
+    if (isTerminalStatus(o.status)) this.forgetSmart(o.parentTag ?? o.tag);
+  }
+
+  /** Drops the bookkeeping of a smart order once its entry and both legs are final. */
+  private forgetSmart(parent: string): void {
+    if (!this.smartTags.has(parent) && !this.emulated.has(parent)) return;
+    const done = (tag: string): boolean => {
+      const x = this.orders.getExact(tag);
+      return x === undefined || isTerminalStatus(x.status);
+    };
+    const entry = this.orders.getExact(parent);
+    const em = this.emulated.get(parent);
+    // An emulated entry that filled still has its legs to place.
+    if (em && !em.legsPlaced && entry && entry.filledQty > 0) return;
+    if (done(parent) && done(legTag(parent, 'stopLoss')) && done(legTag(parent, 'target'))) {
+      this.smartTags.delete(parent);
+      this.emulated.delete(parent);
+    }
   }
 
   /** OCO emulation for venues without smart orders: legs after the entry fills, one cancels the other. */
