@@ -173,7 +173,15 @@ export class Daemon {
         this.recorder = new EventRecorder({ dir: c.recording.dir ?? join(c.stateDir, 'recordings'), log: this.log });
       }
 
-      await session.login();
+      try {
+        await session.login();
+      } catch (e) {
+        // A blocked token generation (wrong TOTP, clock drift, lockout) needs a person: say so loudly.
+        if ((e as { code?: unknown }).code === 'BROKER_TOKEN_GENERATION_BLOCKED') {
+          this.alerter.raise('critical', AlertCode.TOTP_LOCKOUT, `cannot log in: ${describeError(e)}`);
+        }
+        throw e;
+      }
       const list = await session.instruments();
       const table = new InstrumentTable(list);
       this.log.info({ instruments: table.size }, 'daemon: instrument master loaded');
