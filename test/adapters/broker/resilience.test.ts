@@ -290,6 +290,29 @@ describe('tokens', () => {
     }
   });
 
+  it('renews the token when the WebSocket handshake is refused, then reconnects and resubscribes', async () => {
+    // The previous test's TOTP token replaced the harness's: renew it now (past the throttle), then
+    // let the throttle pass again.
+    await h.control('POST', '/sim/clock', { advance_ms: 61_000 });
+    await h.broker.client.profile();
+    await h.control('POST', '/sim/clock', { advance_ms: 61_000 });
+    const md = h.broker.marketData();
+    md.subscribe(['NSE_2885'], 'ltp');
+    const deadline = () => performance.now() + 8000;
+    let end = deadline();
+    while (!md.stats().shards[0]?.connected && performance.now() < end) await new Promise((r) => setTimeout(r, 20));
+    const before = h.broker.tokens.generations;
+    await h.control('POST', '/sim/tokens/revoke', {});
+    md.forceReconnect('test: token revoked');
+    end = deadline();
+    while ((md.stats().shards[0]!.connects < 2 || !md.stats().shards[0]!.connected) && performance.now() < end) await new Promise((r) => setTimeout(r, 20));
+    expect(h.broker.tokens.generations).toBe(before + 1);
+    expect(md.stats().shards[0]!.connected).toBe(true);
+    const ws = md.stats().shards[0]!;
+    expect(ws.connects).toBeGreaterThanOrEqual(2);
+    expect(ws.handshakeRefusals).toBeGreaterThanOrEqual(1);
+  });
+
   it('waits out the 60-second throttle instead of failing', async () => {
     await h.control('POST', '/sim/clock', { advance_ms: 61_000 });
     await h.broker.tokens.generate();

@@ -86,7 +86,7 @@ export class MarketDataStream {
     return this.shards.length;
   }
 
-  stats(): { shards: Array<{ instruments: number; connected: boolean; connects: number; drops: number; stalls: number; frames: number }>; decodeErrors: number } {
+  stats(): { shards: Array<{ instruments: number; connected: boolean; connects: number; drops: number; stalls: number; frames: number; handshakeRefusals: number }>; decodeErrors: number } {
     return {
       shards: this.shards.map((s) => ({ instruments: s.codes.size, connected: s.socket.connected, ...s.socket.stats })),
       decodeErrors: this.decodeErrors,
