@@ -44,8 +44,12 @@ export const BROKER_CAPABILITIES: VenueCapabilities = {
 interface Known {
   readonly orderId: string;
   readonly instrument: string;
+  /** `remarks`: a smart order's legs carry the parent's tag. */
   readonly tag: string;
   readonly side?: Side;
+  /** For a smart-order leg: which leg, and its parent's id (the stream does not say). */
+  readonly leg?: 'stopLoss' | 'target';
+  readonly parentOrderId?: string;
 }
 
 function scrip(instrument: string): ParsedScrip {
@@ -169,7 +173,13 @@ export class BrokerVenue implements ExecutionVenue {
         if (name === 'stopLoss' || name === 'target') legs[name] = c.orderId;
       });
       this.remember({ orderId: parent.orderId, instrument: req.instrument, tag: req.tag, side: req.side });
-      for (const c of children) this.remember({ orderId: c.orderId, instrument: req.instrument, tag: req.tag });
+      // Each leg is its own order (opposite side, own id): remembered as a leg of the parent, so
+      // its later stream updates and trades can say so.
+      const legSide: Side = req.side === 'BUY' ? 'SELL' : 'BUY';
+      for (const leg of ['stopLoss', 'target'] as const) {
+        const id = legs[leg];
+        if (id) this.remember({ orderId: id, instrument: req.instrument, tag: req.tag, side: legSide, leg, parentOrderId: parent.orderId });
+      }
       return { status: 'accepted', orderId: parent.orderId, venueStatus: parent.venueStatus, ...(legs.stopLoss || legs.target ? { legs } : {}) };
     } catch (e) {
       return outcomeOf(e);
@@ -207,7 +217,10 @@ export class BrokerVenue implements ExecutionVenue {
     for (const r of await this.broker.client.orderBook()) {
       try {
         const s = orderStateFromRecord(r, now);
-        if (s.instrument && s.tag) this.remember({ orderId: s.orderId, instrument: s.instrument, tag: s.tag, ...(s.side ? { side: s.side } : {}) });
+        if (s.instrument && s.tag) {
+          const leg = s.leg === 'stopLoss' || s.leg === 'target' ? { leg: s.leg, ...(s.parentOrderId !== undefined ? { parentOrderId: s.parentOrderId } : {}) } : {};
+          this.remember({ orderId: s.orderId, instrument: s.instrument, tag: s.tag, ...(s.side ? { side: s.side } : {}), ...leg });
+        }
         out.push(s);
       } catch (e) {
         // Visible, not silent: one unreadable record must not hide the rest of the book.
@@ -284,7 +297,19 @@ export class BrokerVenue implements ExecutionVenue {
       fetchPositions: () => this.positions(),
       resolveOrderId: (raw) => this.resolveOrderId(raw),
     });
-    stream.updates$.subscribe({ next: (u) => this.subject.next(u) });
+    stream.updates$.subscribe({ next: (u) => this.subject.next(this.withLeg(u)) });
+  }
+
+  /**
+   * The stream reports a smart-order leg under its own id with the parent's `remarks` and no leg
+   * name: a leg we know says which it is, so the engine never takes it for the parent. (A leg
+   * seen before the placement answer is not known yet; the engine parks such updates itself.)
+   */
+  private withLeg(u: VenueUpdate): VenueUpdate {
+    if (u.kind !== 'order' || u.order.leg !== undefined) return u;
+    const k = this.known.get(u.order.orderId);
+    if (!k?.leg) return u;
+    return { kind: 'order', order: { ...u.order, leg: k.leg, ...(k.parentOrderId !== undefined ? { parentOrderId: k.parentOrderId } : {}), ...(u.order.side === undefined && k.side ? { side: k.side } : {}) } };
   }
 }
 

@@ -11,6 +11,14 @@
  * update racing the placement answer) wait in a bounded orphan buffer and are applied the moment
  * the id is linked.
  *
+ * Smart legs. The stream reports a leg under its own id with the parent's `remarks` and usually
+ * without saying it is a leg, often before the placement answer names any id. The tag alone
+ * therefore never identifies the parent of a smart order: an id is taken as the parent's only when
+ * it is the parent's linked id or the update says so (leg `entry`, or the parent's side); an id on
+ * the legs' side (legs always trade against the entry) or a second id once the parent's is known
+ * is one of the legs — linked when exactly one unlinked leg fits, parked otherwise until the
+ * placement answer or an order-book record names it. Nothing for a leg id ever touches the parent.
+ *
  * Fills. De-duplicated by `fillId`. `filledQty` is the larger of what the venue reports and what
  * the fills add up to; when reports run ahead of fills (a stream that only gives cumulative
  * quantities, a lost fill), the order is listed in `fillGaps()` and the execution engine fetches
@@ -82,6 +90,8 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 const LEG_SUFFIX: Readonly<Record<SmartLegName, string>> = { entry: '', stopLoss: '.sl', target: '.tg' };
 const MAX_ORPHANS = 10_000;
+/** `resolve`: the update cannot be placed on one record yet (park it, never guess). */
+const AMBIGUOUS = Symbol('ambiguous');
 
 export function legTag(parentTag: string, leg: SmartLegName): string {
   return parentTag + LEG_SUFFIX[leg];
@@ -214,7 +224,8 @@ export class OrderStateMachine {
   /** Merges an order state from the venue (stream update or order-book record). */
   applyState(s: VenueOrderState): void {
     if (this.forgotten.has(s.orderId)) return;
-    const rec = this.resolve(s.orderId, s.tag, s.leg, s.parentOrderId) ?? this.adopt(s);
+    const found = this.resolve(s.orderId, s.tag, s.leg, s.parentOrderId, s.side, s.triggerPrice);
+    const rec = found === AMBIGUOUS ? undefined : (found ?? this.adopt(s));
     if (!rec) {
       this.parkOrphan(this.orphanStates, s.orderId, s);
       return;
@@ -248,7 +259,8 @@ export class OrderStateMachine {
   /** Books a fill once (by `fillId`); returns false for a duplicate or a fill parked as orphan. */
   applyFill(f: VenueFill): boolean {
     if (this.seenFills.has(f.fillId) || this.forgotten.has(f.orderId)) return false;
-    const rec = this.resolve(f.orderId, f.tag, undefined, undefined);
+    const found = this.resolve(f.orderId, f.tag, undefined, undefined, f.side, undefined);
+    const rec = found === AMBIGUOUS ? undefined : found;
     if (!rec) {
       this.parkOrphan(this.orphanFills, f.orderId, f);
       return false;
@@ -407,19 +419,56 @@ export class OrderStateMachine {
     }
   }
 
-  private resolve(orderId: string, tag: string | undefined, leg: SmartLegName | undefined, parentOrderId: string | undefined): OrderRecord | undefined {
+  /**
+   * The record a venue id belongs to: by linked id, else by tag (and leg). For the tag of a smart
+   * parent without leg information the answer may be AMBIGUOUS (see the header: smart legs); the
+   * caller then parks the update instead of guessing.
+   */
+  private resolve(
+    orderId: string,
+    tag: string | undefined,
+    leg: SmartLegName | undefined,
+    parentOrderId: string | undefined,
+    side: Side | undefined,
+    triggerPrice: Paise | undefined,
+  ): OrderRecord | typeof AMBIGUOUS | undefined {
     const byId = this.byOrderId.get(orderId);
     if (byId) return byId;
-    if (tag !== undefined) {
-      const key = leg && leg !== 'entry' ? legTag(tag, leg) : tag;
-      const r = this.records.get(key);
-      if (r) return r;
+    if (leg && leg !== 'entry') {
+      if (tag !== undefined) {
+        const r = this.records.get(legTag(tag, leg));
+        if (r) return r;
+      }
+      if (parentOrderId !== undefined) {
+        const p = this.byOrderId.get(parentOrderId);
+        if (p) return this.records.get(legTag(p.tag, leg));
+      }
+      return undefined;
     }
-    if (parentOrderId !== undefined && leg && leg !== 'entry') {
-      const p = this.byOrderId.get(parentOrderId);
-      if (p) return this.records.get(legTag(p.tag, leg));
+    if (tag === undefined) return undefined;
+    const r = this.records.get(tag);
+    if (!r || leg === 'entry') return r;
+    const legs = this.legsOf(r);
+    if (legs.length === 0) return r;
+    // A smart parent's tag without leg information.
+    if (side !== undefined && side === r.side) return r;
+    if (side === undefined && r.orderId === undefined) return AMBIGUOUS;
+    // The legs' side, or an id other than the parent's: one of the legs not yet linked.
+    let fits = legs.filter((l) => l.orderId === undefined);
+    if (fits.length > 1 && triggerPrice !== undefined) fits = fits.filter((l) => l.triggerPrice === triggerPrice);
+    if (fits.length === 1) return fits[0];
+    this.log.debug({ tag, orderId }, 'execution: update for a smart order that names no leg; parked until the leg id is known');
+    return AMBIGUOUS;
+  }
+
+  /** The leg records of a smart parent (none for any other order). */
+  private legsOf(parent: OrderRecord): OrderRecord[] {
+    const out: OrderRecord[] = [];
+    for (const leg of ['stopLoss', 'target'] as const) {
+      const l = this.records.get(legTag(parent.tag, leg));
+      if (l && l.parentTag === parent.tag) out.push(l);
     }
-    return undefined;
+    return out;
   }
 
   private adopt(s: VenueOrderState): OrderRecord | undefined {

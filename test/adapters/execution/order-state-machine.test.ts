@@ -138,3 +138,60 @@ describe('retention of finished orders', () => {
     expect(fills).toHaveLength(5);
   });
 });
+
+describe('smart-order legs', () => {
+  function smartSetup() {
+    const clock = new VirtualClock(1_000);
+    const bus = new EventBus();
+    const sm = new OrderStateMachine(clock, bus);
+    const fills: FillEvent[] = [];
+    bus.on('fill', (f) => fills.push(f));
+    const base = { strategyId: 's', instrument: 'NSE_1333', qty: 10, product: 'INTRADAY', validity: 'DAY' } as const;
+    sm.create({ ...base, tag: 'p1', side: 'BUY', orderType: 'STOP_LOSS', triggerPrice: 1000_00, leg: 'entry' });
+    sm.create({ ...base, tag: 'p1.sl', side: 'SELL', orderType: 'STOP_LOSS', triggerPrice: 990_00, parentTag: 'p1', leg: 'stopLoss' });
+    sm.create({ ...base, tag: 'p1.tg', side: 'SELL', orderType: 'LIMIT', triggerPrice: 1010_00, limitPrice: 1010_00, parentTag: 'p1', leg: 'target' });
+    return { sm, fills };
+  }
+  // What the stream sends for a leg: its own id, the parent's remarks, no leg name.
+  const legUpdate = (orderId: string, triggerPrice: number, extra: object = {}) => ({ orderId, tag: 'p1', instrument: 'NSE_1333', side: 'SELL' as const, qty: 10, orderType: 'STOP_LOSS' as const, triggerPrice, status: 'TRIGGER_PENDING' as const, filledQty: 0, ts: 5, ...extra });
+
+  it('leg updates that arrive before the placement answer never touch the parent; the entry fill is booked on the entry', () => {
+    const { sm, fills } = smartSetup();
+    sm.applyState(legUpdate('GTT-1', 990_00));
+    sm.applyState(legUpdate('GTT-2', 1010_00));
+    expect(sm.get('p1')).toMatchObject({ status: 'PENDING_NEW', side: 'BUY' });
+    expect(sm.get('p1')?.orderId).toBeUndefined();
+    // The entry's update and fill, still before the answer.
+    sm.applyState({ orderId: 'EQ-1', tag: 'p1', side: 'BUY', status: 'FILLED', filledQty: 10, avgPrice: 1000_00, ts: 6 });
+    sm.applyFill({ fillId: 'f1', orderId: 'EQ-1', tag: 'p1', instrument: 'NSE_1333', side: 'BUY', qty: 10, price: 1000_00, ts: 6 });
+    sm.accepted('p1', 'EQ-1', 'CREATED', { stopLoss: 'GTT-1', target: 'GTT-2' });
+    expect(sm.get('p1')).toMatchObject({ orderId: 'EQ-1', side: 'BUY', status: 'FILLED', filledQty: 10 });
+    expect(sm.get('p1.sl')).toMatchObject({ orderId: 'GTT-1', side: 'SELL', status: 'TRIGGER_PENDING', filledQty: 0, triggerPrice: 990_00 });
+    expect(sm.get('p1.tg')).toMatchObject({ orderId: 'GTT-2', side: 'SELL', filledQty: 0 });
+    expect(fills.map((f) => [f.tag, f.side, f.qty])).toEqual([['p1', 'BUY', 10]]);
+    expect(sm.tagOfOrderId('GTT-1')).toBe('p1.sl');
+    expect(sm.orphanIds()).toEqual([]);
+  });
+
+  it('a leg update without side or leg name waits until the leg id is known, whatever comes first', () => {
+    const { sm } = smartSetup();
+    sm.applyState({ orderId: 'GTT-1', tag: 'p1', status: 'TRIGGER_PENDING', ts: 5 });
+    expect(sm.orphanIds()).toEqual(['GTT-1']);
+    expect(sm.get('p1')?.orderId).toBeUndefined();
+    sm.accepted('p1', 'EQ-1', 'CREATED', { stopLoss: 'GTT-1', target: 'GTT-2' });
+    expect(sm.get('p1.sl')).toMatchObject({ orderId: 'GTT-1', status: 'TRIGGER_PENDING' });
+    expect(sm.get('p1')?.orderId).toBe('EQ-1');
+  });
+
+  it('a leg first seen on the stream after the answer (no leg ids in it) becomes its own order by side and trigger', () => {
+    const { sm, fills } = smartSetup();
+    sm.accepted('p1', 'EQ-1', 'CREATED');
+    sm.applyState(legUpdate('GTT-2', 1010_00));
+    sm.applyState(legUpdate('GTT-1', 990_00, { status: 'FILLED', filledQty: 10, ts: 9 }));
+    sm.applyFill({ fillId: 'f9', orderId: 'GTT-1', tag: 'p1', instrument: 'NSE_1333', side: 'SELL', qty: 10, price: 990_00, ts: 9 });
+    expect(sm.get('p1')).toMatchObject({ orderId: 'EQ-1', side: 'BUY', status: 'TRIGGER_PENDING', filledQty: 0 });
+    expect(sm.get('p1.tg')?.orderId).toBe('GTT-2');
+    expect(sm.get('p1.sl')).toMatchObject({ orderId: 'GTT-1', status: 'FILLED', filledQty: 10 });
+    expect(fills.map((f) => [f.tag, f.side])).toEqual([['p1.sl', 'SELL']]);
+  });
+});

@@ -78,7 +78,7 @@ describe('orb-smart paper trading against the simulator', () => {
   // the leg FILLED and a -10 position while the simulator holds +10 with the leg working. The
   // strategy then has no working leg to trail. Remove `.fails` when that is fixed (see the report
   // of issue 8); the same scenario passes in the backtester (orb-smart.backtest.test.ts).
-  it.fails('trails the stop-loss leg at the simulator: it moves up with the price, holds when the price turns, and is hit', async () => {
+  it('trails the stop-loss leg at the simulator: it moves up with the price, holds when the price turns, and is hit', async () => {
     paper = await startPaperDaemon({ day: DAY, strategies: [{ id: 'orb', strategy: 'orb-smart', params: { ...base, targetMode: 'points', targetValue: 1000, trailingStep: 1, exitTime: '09:50' } }] });
     await paper.run(6 * 60_000);
     paper.jump(HDFCBANK, 1.02);
