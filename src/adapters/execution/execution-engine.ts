@@ -274,11 +274,23 @@ export class ExecutionEngine {
     return new Promise((r) => this.idleWaiters.push(r));
   }
 
-  /** Cancels every working order (all strategies, or one). */
+  /** Cancels every working order (all strategies, or one), smart legs included. */
   cancelAll(strategyId?: string): void {
-    for (const o of this.orders.openOrders(strategyId)) {
-      if (o.leg && o.leg !== 'entry' && o.parentTag && this.smartTags.has(o.parentTag)) continue; // legs go with the parent
-      this.cancelOrder(o);
+    this.cancelWorking(this.orders.openOrders(strategyId));
+  }
+
+  /**
+   * Cancels working orders. A smart leg whose parent is cancelled here too goes with it (cancelling
+   * the parent's id cancels its legs); a leg whose parent is no longer working (the entry filled)
+   * is cancelled by its own id: smart orders outlive the session, and a forgotten leg would fire
+   * on a later day and open a position nobody asked for.
+   */
+  private cancelWorking(open: readonly OrderSnapshot[], intent?: Intent): void {
+    const parents = new Set<string>();
+    for (const o of open) if (this.smartTags.has(o.tag)) parents.add(o.tag);
+    for (const o of open) {
+      if (o.leg && o.leg !== 'entry' && o.parentTag && parents.has(o.parentTag)) continue;
+      this.cancelOrder(o, intent);
     }
   }
 
@@ -413,12 +425,7 @@ export class ExecutionEngine {
   }
 
   private exit(i: ExitIntent): void {
-    if (i.cancelOpenOrders !== false) {
-      for (const o of this.orders.openOrders(i.strategyId, i.instrument)) {
-        if (o.leg && o.leg !== 'entry' && o.parentTag && this.smartTags.has(o.parentTag)) continue;
-        this.cancelOrder(o, i);
-      }
-    }
+    if (i.cancelOpenOrders !== false) this.cancelWorking(this.orders.openOrders(i.strategyId, i.instrument), i);
     const books = this.portfolio.viewFor(i.strategyId).positions().filter((p) => p.instrument === i.instrument && p.netQty !== 0 && (i.product === undefined || p.product === i.product));
     books.forEach((p, k) => {
       const tag = k === 0 ? i.id : this.newTag();

@@ -310,6 +310,42 @@ describe('smart orders and trailing stops', () => {
     expect(h.venue.writesOf('place').at(-1)!.req).toMatchObject({ side: 'SELL', qty: 10, orderType: 'MARKET' });
   });
 
+  it('exit cancels the working legs of a smart order whose entry has filled, by their own ids, and closes the position', async () => {
+    const a = handle();
+    const h = await harness({ strategies: [{ id: 's1', strategy: a.strategy }], venue: { autoFill: (r) => (r.orderType === 'MARKET' ? 100_00 : undefined) } });
+    h.tick(100_00);
+    const tag = a.h.ctx!.submit({ kind: 'smart', instrument: 'NSE_2885', side: 'BUY', qty: 10, entryType: 'LIMIT', limitPrice: 100_00, stopLoss: { triggerPrice: 98_00 }, target: { triggerPrice: 104_00 }, validity: 'DAY', product: 'INTRADAY' });
+    h.venue.fill(h.engine.orders.get(tag)!.orderId!, 10, 100_00);
+    expect(h.engine.orders.get(tag)?.status).toBe('FILLED');
+    a.h.ctx!.exit('NSE_2885');
+    const cancels = h.venue.writesOf('cancelSmart').map((w) => w.req);
+    expect(cancels.map((c) => c.leg).sort()).toEqual(['stopLoss', 'target']);
+    expect(cancels.map((c) => c.orderId).sort()).toEqual([h.engine.orders.get(`${tag}.sl`)!.orderId, h.engine.orders.get(`${tag}.tg`)!.orderId].sort());
+    expect(h.engine.orders.get(`${tag}.sl`)?.status).toBe('CANCELLED');
+    expect(h.engine.orders.get(`${tag}.tg`)?.status).toBe('CANCELLED');
+    expect(h.venue.writesOf('place').at(-1)!.req).toMatchObject({ side: 'SELL', qty: 10, orderType: 'MARKET' });
+    expect(h.engine.portfolio.netQty('NSE_2885', 's1')).toBe(0);
+  });
+
+  it('exit before the entry fills cancels the smart order once, by the parent id (its legs go with it)', async () => {
+    const a = handle();
+    const h = await harness({ strategies: [{ id: 's1', strategy: a.strategy }] });
+    h.tick(100_00);
+    const tag = a.h.ctx!.submit({ kind: 'smart', instrument: 'NSE_2885', side: 'BUY', qty: 10, entryType: 'LIMIT', limitPrice: 99_00, stopLoss: { triggerPrice: 98_00 }, target: { triggerPrice: 104_00 }, validity: 'DAY', product: 'INTRADAY' });
+    a.h.ctx!.exit('NSE_2885');
+    expect(h.venue.writesOf('cancelSmart').map((w) => [w.req.leg, w.req.orderId])).toEqual([['entry', h.engine.orders.get(tag)!.orderId]]);
+  });
+
+  it('cancelAll (kill switch, flatten) also cancels the legs of smart orders whose entry has filled', async () => {
+    const a = handle();
+    const h = await harness({ strategies: [{ id: 's1', strategy: a.strategy }] });
+    h.tick(100_00);
+    const tag = a.h.ctx!.submit({ kind: 'smart', instrument: 'NSE_2885', side: 'BUY', qty: 10, entryType: 'LIMIT', limitPrice: 100_00, stopLoss: { triggerPrice: 98_00 }, target: { triggerPrice: 104_00 }, validity: 'DAY', product: 'INTRADAY' });
+    h.venue.fill(h.engine.orders.get(tag)!.orderId!, 10, 100_00);
+    h.engine.execution.cancelAll();
+    expect(h.venue.writesOf('cancelSmart').map((w) => w.req.leg).sort()).toEqual(['stopLoss', 'target']);
+  });
+
   it('emulates the OCO pair when the venue has no smart orders', async () => {
     const a = handle();
     const h = await harness({ strategies: [{ id: 's1', strategy: a.strategy }], venue: { capabilities: { smartOrders: false } } });
