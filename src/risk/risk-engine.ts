@@ -19,6 +19,7 @@ import { silentLogger } from '../core/log.js';
 import { formatRupees, type Paise } from '../core/money.js';
 import type { JsonValue, Store } from '../core/store.js';
 import { MarginModel } from '../adapters/simulator/matching/margin-model.js';
+import type { TrailingMode } from '../adapters/execution/venue.js';
 import { parseRiskConfig, type RiskConfig, type RiskConfigInput, type TradingState } from './config.js';
 import { CHECKS } from './checks/index.js';
 import type { CircuitBand, Denial, RiskCheck, RiskState } from './types.js';
@@ -50,6 +51,11 @@ export interface RiskEngineOptions {
   readonly config?: RiskConfigInput;
   readonly store?: Store;
   readonly log?: Logger;
+  /**
+   * Who trails stop-loss legs (the execution's mode, `trailingModeOf(venue.capabilities)`).
+   * Default `venue`: the strict reading, `is_tsl` would be sent.
+   */
+  readonly trailingMode?: TrailingMode;
 }
 
 const NS = 'risk';
@@ -57,6 +63,7 @@ const NS = 'risk';
 export class RiskEngine implements RiskState {
   readonly config: RiskConfig;
   readonly margin: MarginModel;
+  readonly trailingMode: TrailingMode;
   private readonly checks: readonly RiskCheck[];
   private state: TradingState;
   private tripped = false;
@@ -76,6 +83,7 @@ export class RiskEngine implements RiskState {
   constructor(options: RiskEngineOptions) {
     this.config = parseRiskConfig(options.config);
     this.margin = new MarginModel(this.config.margin);
+    this.trailingMode = options.trailingMode ?? 'venue';
     this.checks = this.config.checks.map((n) => CHECKS[n]);
     this.state = this.config.tradingState;
     this.clock = options.clock;

@@ -9,6 +9,7 @@ import type { Intent } from '../core/intents.js';
 import type { Instrument } from '../core/instruments.js';
 import type { Paise } from '../core/money.js';
 import type { MarginModel } from '../adapters/simulator/matching/margin-model.js';
+import type { TrailingMode } from '../adapters/execution/venue.js';
 import type { CheckName, RiskConfig, TradingState } from './config.js';
 import type { OrderTerms } from './order-terms.js';
 import type { IntentPrices } from './intent-prices.js';
@@ -35,6 +36,8 @@ export interface CircuitBand {
 export interface RiskState {
   readonly config: RiskConfig;
   readonly margin: MarginModel;
+  /** Who trails stop-loss legs: the venue (`is_tsl` sent) or the engine (leg modifications). */
+  readonly trailingMode: TrailingMode;
   now(): number;
   tradingState(): TradingState;
   /** True once the kill switch has tripped (until an operator resumes). */

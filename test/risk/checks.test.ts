@@ -42,6 +42,19 @@ describe('risk checks, one by one', () => {
     expect(risk.evaluate(smart())).toBeNull();
   });
 
+  it('denies a trailing stop on a TRIGGER parent when the venue would trail it (is_tsl, spec 3.4)', () => {
+    const { risk } = riskFixture({}, { trailingMode: 'venue' });
+    expect(risk.evaluate(smart({ trailingStep: 50 }))).toMatchObject({ code: 'INVALID_INTENT', reason: expect.stringContaining('TRIGGER') });
+    expect(risk.evaluate(smart({ entryType: 'LIMIT', triggerPrice: undefined, limitPrice: 142_000, trailingStep: 50 }))).toBeNull();
+  });
+
+  it('allows a trailing stop on a TRIGGER parent when the engine trails it (no is_tsl is sent)', () => {
+    const { risk } = riskFixture({}, { trailingMode: 'engine' });
+    expect(risk.evaluate(smart({ trailingStep: 50 }))).toBeNull();
+    // A trail still needs a stop-loss leg to move.
+    expect(risk.evaluate(smart({ trailingStep: 50, stopLoss: undefined }))).toMatchObject({ code: 'INVALID_INTENT', reason: expect.stringContaining('stop-loss leg') });
+  });
+
   it('rejects a quantity that is not a multiple of the lot size', () => {
     const { risk } = riskFixture();
     const d = risk.evaluate(place({ instrument: 'NFO_35001', qty: 100, limitPrice: 2_350_000 }));

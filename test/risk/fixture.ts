@@ -6,6 +6,7 @@ import { InstrumentTable, type Instrument } from '../../src/core/instruments.js'
 import { MemoryStore } from '../../src/core/store.js';
 import type { RiskConfigInput } from '../../src/risk/config.js';
 import { RiskEngine } from '../../src/risk/risk-engine.js';
+import type { TrailingMode } from '../../src/adapters/execution/venue.js';
 
 export const RELIANCE: Instrument = {
   id: 'NSE_2885', exchange: 'NSE', segment: 'EQUITY', securityId: '2885', kind: 'EQUITY',
@@ -29,7 +30,7 @@ export interface World {
   pnl: number;
 }
 
-export function riskFixture(config: RiskConfigInput = {}) {
+export function riskFixture(config: RiskConfigInput = {}, options: { trailingMode?: TrailingMode } = {}) {
   const clock = new VirtualClock(1_736_135_100_000);
   const bus = new EventBus();
   const store = new MemoryStore();
@@ -41,6 +42,7 @@ export function riskFixture(config: RiskConfigInput = {}) {
     bus,
     store,
     config,
+    ...(options.trailingMode ? { trailingMode: options.trailingMode } : {}),
     sources: {
       instruments: new InstrumentTable([RELIANCE, NIFTY_FUT, NIFTY_INDEX]),
       orders: {

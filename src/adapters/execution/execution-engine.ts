@@ -36,6 +36,7 @@ import { legTag, type OrderStateMachine } from './order-state-machine.js';
 import type { Portfolio } from './portfolio.js';
 import {
   isPromiseLike,
+  trailingModeOf,
   type ExecutionVenue,
   type VenueCancelRequest,
   type VenueFill,
@@ -357,7 +358,7 @@ export class ExecutionEngine {
     if (i.stopLoss) this.orders.create({ ...base, tag: legTag(i.id, 'stopLoss'), side: legSide, orderType: 'STOP_LOSS', triggerPrice: i.stopLoss.triggerPrice, limitPrice: i.stopLoss.limitPrice, parentTag: i.id, leg: 'stopLoss' });
     if (i.target) this.orders.create({ ...base, tag: legTag(i.id, 'target'), side: legSide, orderType: 'LIMIT', triggerPrice: i.target.triggerPrice, limitPrice: i.target.limitPrice ?? i.target.triggerPrice, parentTag: i.id, leg: 'target' });
     this.reserve(i.instrument, i.side, i.qty, entryLimit ?? entryTrigger ?? this.portfolio.lastPrice(i.instrument), i.product);
-    const native = this.venue.capabilities.trailingStop && i.trailingStep !== undefined;
+    const native = trailingModeOf(this.venue.capabilities) === 'venue' && i.trailingStep !== undefined;
     const req = {
       tag: i.id, instrument: i.instrument, side: i.side, qty: i.qty, entryType: i.entryType, validity: i.validity, product: i.product,
       ...(i.limitPrice !== undefined ? { limitPrice: i.limitPrice } : {}),

@@ -18,6 +18,7 @@ import { silentLogger } from '../log.js';
 import { MemoryStore, type JsonValue, type Store } from '../store.js';
 import { ConfigError } from '../errors.js';
 import { parseExecutionConfig } from '../../adapters/execution/config.js';
+import { trailingModeOf } from '../../adapters/execution/venue.js';
 import { ExecutionEngine } from '../../adapters/execution/execution-engine.js';
 import { OrderStateMachine, type NewOrder } from '../../adapters/execution/order-state-machine.js';
 import { Portfolio } from '../../adapters/execution/portfolio.js';
@@ -101,6 +102,7 @@ export class Engine {
       store,
       log: this.log,
       config: options.risk,
+      trailingMode: trailingModeOf(this.venue.capabilities),
       sources: {
         instruments: options.instruments,
         orders: this.orders,

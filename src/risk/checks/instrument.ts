@@ -30,7 +30,11 @@ export const instrumentCheck: RiskCheck = {
         if (intent.entryType === 'LIMIT' && intent.limitPrice === undefined) return { code: DenialCode.INVALID_INTENT, reason: 'LIMIT smart order without limitPrice' };
         if (intent.entryType === 'TRIGGER' && intent.triggerPrice === undefined) return { code: DenialCode.INVALID_INTENT, reason: 'TRIGGER smart order without triggerPrice' };
         if (intent.trailingStep !== undefined && !intent.stopLoss) return { code: DenialCode.INVALID_INTENT, reason: 'a trailing stop needs a stop-loss leg (spec 3.4)' };
-        if (intent.trailingStep !== undefined && intent.entryType === 'TRIGGER') return { code: DenialCode.INVALID_INTENT, reason: 'trailing stop-loss is unsupported for TRIGGER smart orders (spec 3.4)' };
+        // Spec 3.4 refuses `is_tsl` on a TRIGGER parent; a trail the engine runs by modifying the
+        // leg sends no is_tsl, so it is only refused when the venue would be asked to trail.
+        if (intent.trailingStep !== undefined && intent.entryType === 'TRIGGER' && state.trailingMode === 'venue') {
+          return { code: DenialCode.INVALID_INTENT, reason: 'trailing stop-loss (is_tsl) is unsupported for TRIGGER smart orders at the venue (spec 3.4)' };
+        }
       }
     }
     return OK;

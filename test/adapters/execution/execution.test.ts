@@ -290,6 +290,24 @@ describe('smart orders and trailing stops', () => {
     expect(h.engine.orders.modifications(`${tag}.sl`)).toBe(2);
   });
 
+  it('a TRIGGER smart order with a trailing step passes risk when the engine trails (the venue does not), and is_tsl is not sent', async () => {
+    const a = handle();
+    const h = await harness({ strategies: [{ id: 's1', strategy: a.strategy }] });
+    h.tick(100_00);
+    const tag = a.h.ctx!.submit({ kind: 'smart', instrument: 'NSE_2885', side: 'BUY', qty: 10, entryType: 'TRIGGER', triggerPrice: 101_00, stopLoss: { triggerPrice: 99_00 }, target: { triggerPrice: 110_00 }, trailingStep: 50, validity: 'DAY', product: 'INTRADAY' });
+    expect(h.of('denied')).toEqual([]);
+    expect(h.venue.writesOf('placeSmart').map((w) => [w.req.tag, w.req.entryType, w.req.trailingStep])).toEqual([[tag, 'TRIGGER', undefined]]);
+  });
+
+  it('a TRIGGER smart order with a trailing step is denied when the venue trails natively (is_tsl would be sent)', async () => {
+    const a = handle();
+    const h = await harness({ strategies: [{ id: 's1', strategy: a.strategy }], venue: { capabilities: { trailingStop: true } } });
+    h.tick(100_00);
+    a.h.ctx!.submit({ kind: 'smart', instrument: 'NSE_2885', side: 'BUY', qty: 10, entryType: 'TRIGGER', triggerPrice: 101_00, stopLoss: { triggerPrice: 99_00 }, trailingStep: 50, validity: 'DAY', product: 'INTRADAY' });
+    expect(h.of('denied').map((d) => d.code)).toEqual(['INVALID_INTENT']);
+    expect(h.venue.writesOf('placeSmart')).toEqual([]);
+  });
+
   it('beyond the modification budget the trail is cancelled at the venue and held by the engine', async () => {
     const a = handle();
     const h = await harness({ strategies: [{ id: 's1', strategy: a.strategy }], risk: { replaceAt: 2, orderRate: { max: 1000, windowMs: 1000 } } });
