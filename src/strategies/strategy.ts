@@ -70,7 +70,14 @@ export interface PortfolioView {
 }
 
 export interface OrdersView {
-  /** The current state of one of this strategy's orders by its tag (follows cancel-and-replace). */
+  /**
+   * The current state of one of this strategy's orders by its tag (follows cancel-and-replace to
+   * the replacement). A finished order of the session (filled, cancelled, rejected, expired) gives
+   * its last, terminal snapshot until the IST day ends, even when the engine has dropped it from
+   * its working set. Undefined for another strategy's tag, a tag never placed (e.g. an intent
+   * risk denied, or one still queued on the bus), or an order finished on an earlier day that has
+   * since been forgotten.
+   */
   get(tag: string): OrderSnapshot | undefined;
   /** This strategy's working (non-terminal) orders, optionally in one instrument. */
   open(instrument?: string): readonly OrderSnapshot[];

@@ -32,6 +32,7 @@ import type { SmartLegName } from '../../core/intents.js';
 import type { Logger } from '../../core/log.js';
 import { silentLogger } from '../../core/log.js';
 import type { Paise } from '../../core/money.js';
+import { istDayStart } from '../../core/time.js';
 import { mergeStatus, statusForFill } from './order-status-merge.js';
 import type { VenueFill, VenueOrderState } from './venue.js';
 
@@ -81,9 +82,17 @@ interface OrderRecord {
   /** Fill ids booked on this order (forgotten with it when it is evicted). */
   fillIds: string[];
   evictable: boolean;
+  /** Clock time it became terminal. */
+  finishedAt: number;
   /** Venue time of the freshest state whose price/qty fields we took. */
   fieldsTs: number;
   snapshot: OrderSnapshot;
+}
+
+/** What is kept of an order forgotten on the day it finished. */
+interface FinalSnapshot {
+  readonly snapshot: OrderSnapshot;
+  readonly replacedBy: string | undefined;
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -135,6 +144,13 @@ export class OrderStateMachine {
   /** Venue ids of forgotten orders: their late updates are dropped, not parked or adopted. */
   private readonly forgotten = new Set<string>();
   private readonly forgottenOrder: string[] = [];
+  /**
+   * Last snapshots of orders forgotten on the day they finished, for lookups by tag until the IST
+   * day ends (a strategy may ask about any of its orders of the session). Bounded by one day's
+   * orders; cleared when the day changes.
+   */
+  private readonly finalToday = new Map<string, FinalSnapshot>();
+  private finalDay = -1;
 
   /** Starts tracking an order we are about to send (PENDING_NEW) and publishes it. */
   create(o: NewOrder): OrderSnapshot {
@@ -165,6 +181,7 @@ export class OrderStateMachine {
       replacedBy: undefined,
       fillIds: [],
       evictable: false,
+      finishedAt: 0,
       fieldsTs: -Infinity,
       snapshot: undefined as unknown as OrderSnapshot,
     };
@@ -319,16 +336,28 @@ export class OrderStateMachine {
     this.publish(rec);
   }
 
-  /** Current state by tag, following cancel-and-replace to the live order. */
+  /**
+   * Current state by tag, following cancel-and-replace to the live order. An order that finished
+   * during the current session (IST day) answers with its last, terminal snapshot even after it
+   * was forgotten to bound memory.
+   */
   get(tag: string): OrderSnapshot | undefined {
-    let rec = this.records.get(tag);
-    for (let i = 0; rec?.replacedBy && i < 100; i++) rec = this.records.get(rec.replacedBy);
-    return rec?.snapshot;
+    let last: OrderSnapshot | undefined;
+    let t: string | undefined = tag;
+    for (let i = 0; t !== undefined && i < 100; i++) {
+      const rec: OrderRecord | undefined = this.records.get(t);
+      const fin: FinalSnapshot | undefined = rec ? undefined : this.sessionFinal(t);
+      const snap = rec?.snapshot ?? fin?.snapshot;
+      if (!snap) break;
+      last = snap;
+      t = rec ? rec.replacedBy : fin?.replacedBy;
+    }
+    return last;
   }
 
-  /** Exactly this record, without following replacements. */
+  /** Exactly this record, without following replacements (terminal snapshots of the session included). */
   getExact(tag: string): OrderSnapshot | undefined {
-    return this.records.get(tag)?.snapshot;
+    return this.records.get(tag)?.snapshot ?? this.sessionFinal(tag)?.snapshot;
   }
 
   tagOfOrderId(orderId: string): string | undefined {
@@ -396,6 +425,22 @@ export class OrderStateMachine {
     return [...new Set([...this.orphanStates.keys(), ...this.orphanFills.keys()])];
   }
 
+  /** Start of the current IST day; drops the previous day's final snapshots when it changes. */
+  private today(): number {
+    const day = istDayStart(this.clock.now());
+    if (day !== this.finalDay) {
+      this.finalDay = day;
+      this.finalToday.clear();
+    }
+    return day;
+  }
+
+  private sessionFinal(tag: string): FinalSnapshot | undefined {
+    if (this.finalToday.size === 0) return undefined;
+    this.today();
+    return this.finalToday.get(tag);
+  }
+
   private evictOldest(): void {
     const rec = this.finished[this.finishedHead]!;
     // An order with fills still owed (a gap) or a live smart parent waits: evict the next time round.
@@ -406,7 +451,10 @@ export class OrderStateMachine {
       this.finished.splice(0, this.finishedHead);
       this.finishedHead = 0;
     }
-    if (this.records.get(rec.tag) === rec) this.records.delete(rec.tag);
+    if (this.records.get(rec.tag) === rec) {
+      this.records.delete(rec.tag);
+      if (istDayStart(rec.finishedAt) === this.today()) this.finalToday.set(rec.tag, { snapshot: rec.snapshot, replacedBy: rec.replacedBy });
+    }
     for (const id of rec.fillIds) this.seenFills.delete(id);
     if (rec.orderId !== undefined) {
       this.byOrderId.delete(rec.orderId);
@@ -554,6 +602,7 @@ export class OrderStateMachine {
     else this.gaps.delete(rec);
     if (!rec.evictable && isTerminalStatus(rec.status)) {
       rec.evictable = true;
+      rec.finishedAt = this.clock.now();
       this.finished.push(rec);
       if (this.finished.length - this.finishedHead > this.retain) this.evictOldest();
     }

@@ -182,6 +182,18 @@ describe('execution through the engine', () => {
   });
 });
 
+describe('the strategy order view', () => {
+  it('ctx.orders.get answers with the last terminal snapshot of the strategy\'s own filled orders of the session, never another strategy\'s', async () => {
+    const a = handle();
+    const b = handle();
+    const h = await harness({ strategies: [{ id: 's1', strategy: a.strategy }, { id: 's2', strategy: b.strategy }], retainFinishedOrders: 1, venue: { autoFill: (r) => (r.orderType === 'MARKET' ? 100_00 : undefined) } });
+    h.tick(100_00);
+    const tags = [1, 2, 3].map(() => a.h.ctx!.buy('NSE_2885', 1));
+    for (const t of tags) expect(a.h.ctx!.orders.get(t)).toMatchObject({ tag: t, status: 'FILLED', filledQty: 1, strategyId: 's1' });
+    expect(b.h.ctx!.orders.get(tags[0]!)).toBeUndefined();
+  });
+});
+
 describe('writes before the placement answer', () => {
   it('holds a modify and a cancel sent before the venue acknowledged the order, and sends them after', async () => {
     const a = handle();

@@ -28,6 +28,7 @@ export interface HarnessOptions {
   execution?: ExecutionConfigInput;
   store?: Store;
   buildCandles?: boolean;
+  retainFinishedOrders?: number;
   /** Runs before the engine starts (seed the venue's book, the store). */
   before?: (venue: RecordingVenue, clock: VirtualClock) => void | Promise<void>;
 }
@@ -46,6 +47,7 @@ export async function harness(o: HarnessOptions = {}) {
     clock, venue, store, instruments: new InstrumentTable([RELIANCE, TCS]), strategies: o.strategies ?? [],
     ...(o.risk ? { risk: o.risk } : {}), ...(o.execution ? { execution: o.execution } : {}),
     ...(o.buildCandles !== undefined ? { buildCandles: o.buildCandles } : {}),
+    ...(o.retainFinishedOrders !== undefined ? { retainFinishedOrders: o.retainFinishedOrders } : {}),
   });
   const events: Event[] = [];
   engine.bus.onAny((e) => events.push(e));

@@ -139,6 +139,34 @@ describe('retention of finished orders', () => {
   });
 });
 
+describe('terminal snapshots of the session', () => {
+  it('a forgotten order that finished today still answers get() with its last terminal snapshot, following a replacement, until the IST day ends', () => {
+    const clock = new VirtualClock(1_736_135_100_000); // 2025-01-06 09:15 IST
+    const bus = new EventBus();
+    const sm = new OrderStateMachine(clock, bus, { retainFinished: 1 });
+    const mk = (tag: string, replaces?: string) => sm.create({ tag, strategyId: 's', instrument: 'NSE_2885', side: 'BUY', qty: 1, orderType: 'LIMIT', limitPrice: 100_00, product: 'INTRADAY', validity: 'DAY', ...(replaces ? { replaces } : {}) });
+    mk('a');
+    sm.accepted('a', 'VA');
+    sm.applyFill({ fillId: 'fa', orderId: 'VA', instrument: 'NSE_2885', side: 'BUY', qty: 1, price: 100_00, ts: 1 });
+    mk('b');
+    sm.accepted('b', 'VB');
+    sm.applyState({ orderId: 'VB', status: 'CANCELLED', ts: 2 });
+    mk('c', 'b');
+    sm.accepted('c', 'VC');
+    sm.applyState({ orderId: 'VC', status: 'CANCELLED', ts: 3 });
+    mk('d');
+    sm.accepted('d', 'VD');
+    sm.applyState({ orderId: 'VD', status: 'REJECTED', reason: 'no', ts: 4 });
+    expect(sm.all().map((o) => o.tag)).toEqual(['d']);
+    expect(sm.get('a')).toMatchObject({ tag: 'a', status: 'FILLED', filledQty: 1, orderId: 'VA' });
+    expect(sm.get('b')).toMatchObject({ tag: 'c', status: 'CANCELLED' });
+    expect(sm.getExact('b')).toMatchObject({ tag: 'b', status: 'CANCELLED' });
+    clock.advanceBy(24 * 3_600_000);
+    expect(sm.get('a')).toBeUndefined();
+    expect(sm.get('d')).toMatchObject({ status: 'REJECTED' });
+  });
+});
+
 describe('smart-order legs', () => {
   function smartSetup() {
     const clock = new VirtualClock(1_000);
