@@ -442,7 +442,8 @@ export class MatchingEngine {
 
   /**
    * Modifies one part of a smart order by its own id: the entry (qty, limit, trigger) while it has
-   * not filled, or a leg (trigger, limit). Leg bounds are checked again against the entry price.
+   * not filled, or a leg (trigger, limit). While the entry has not filled, leg bounds are checked
+   * again against the entry price (spec 3.5); once it has, a leg is checked against the last price.
    */
   modifySmartOrder(orderId: string, changes: ModifySmartOrderRequest): ModifyOrderResult {
     const o = this.mustFind(orderId);
@@ -491,14 +492,24 @@ export class MatchingEngine {
         throw new VenueInputError('qty: a smart-order leg takes its quantity from the entry and cannot be changed', { orderId });
       }
       const triggerPrice = changes.triggerPrice ?? o.triggerPrice;
-      const entryPrice = this.smartEntryPriceOf(smart);
-      if (entryPrice !== undefined && triggerPrice !== undefined) {
-        const bound = checkSmartLegBounds({
-          side: smart.entry.side,
-          entryPrice,
-          ...(o.leg === 'stopLoss' ? { slTriggerPrice: triggerPrice } : { tgtTriggerPrice: triggerPrice }),
-        });
-        if (bound) throw new VenueInputError(bound, { entryPrice });
+      if (smart.entry.filledQty > 0) {
+        // The entry has filled: the leg protects a position, so it is checked against the market
+        // like a regular stop (spec 3.5's entry bound is a placement rule). A trailing stop may then
+        // rise above the entry price and lock in profit.
+        if (changes.triggerPrice !== undefined) {
+          const refusal = this.legMarketRefusal(this.book(inst), o, changes.triggerPrice);
+          if (refusal) throw new VenueInputError(refusal, { orderId, lastPrice: this.book(inst).ltp });
+        }
+      } else {
+        const entryPrice = this.smartEntryPriceOf(smart);
+        if (entryPrice !== undefined && triggerPrice !== undefined) {
+          const bound = checkSmartLegBounds({
+            side: smart.entry.side,
+            entryPrice,
+            ...(o.leg === 'stopLoss' ? { slTriggerPrice: triggerPrice } : { tgtTriggerPrice: triggerPrice }),
+          });
+          if (bound) throw new VenueInputError(bound, { entryPrice });
+        }
       }
       o.triggerPrice = triggerPrice;
       if (changes.limitPrice !== undefined) o.limitPrice = changes.limitPrice;
@@ -766,6 +777,20 @@ export class MatchingEngine {
     if ((book.upper !== undefined && price > book.upper) || (book.lower !== undefined && price < book.lower)) {
       return `Price ${formatRupees(price)} is outside the circuit limits ${formatRupees(book.lower ?? 0)} - ${formatRupees(book.upper ?? 0)}`;
     }
+    return undefined;
+  }
+
+  /**
+   * A modified leg of a filled smart order, against the last price: the stop-loss must not be
+   * already crossed (as for a regular stop order), and the target must still lie ahead.
+   */
+  private legMarketRefusal(book: Book, leg: OrderState, trigger: Paise): string | undefined {
+    if (leg.leg === 'stopLoss') return this.stopSideRefusal(book, leg.side, trigger);
+    const ltp = book.ltp;
+    if (ltp === undefined) return undefined;
+    // The target is a SELL above the market for a long, a BUY below it for a short.
+    if (leg.side === 'SELL' && !(trigger > ltp)) return `Target trigger price for a SELL order should be greater than the last traded price ${formatRupees(ltp)}`;
+    if (leg.side === 'BUY' && !(trigger < ltp)) return `Target trigger price for a BUY order should be less than the last traded price ${formatRupees(ltp)}`;
     return undefined;
   }
 

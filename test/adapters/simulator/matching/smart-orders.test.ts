@@ -140,6 +140,41 @@ describe('smart orders', () => {
     expect(s.status).toBe('ACTIVE');
   });
 
+  it('once a TRIGGER entry has filled, a stop-loss leg may be moved above the entry price (checked against the last price instead)', () => {
+    const h = harness();
+    h.tick(R, 142_000);
+    const r = h.engine.placeSmartOrder({ ...base, side: 'BUY', entryType: 'TRIGGER', triggerPrice: 143_000, stopLoss: { triggerPrice: 142_000 }, target: { triggerPrice: 150_000 } });
+    const sl = r.smart.stopLoss!.orderId;
+    const tg = r.smart.target!.orderId;
+    // Pending parent: spec 3.5's bound against the entry price still holds.
+    expect(() => h.engine.modifySmartOrder(sl, { triggerPrice: 143_500 })).toThrow('SL trigger price should be less than 1430.00');
+    h.tick(R, 143_050, { bid: 143_045, ask: 143_050 });
+    expect(h.engine.getSmartOrder(r.orderId)!.entry.venueStatus).toBe('SUCCESS');
+    h.tick(R, 145_000);
+    h.engine.modifySmartOrder(sl, { triggerPrice: 144_000 }); // above the 1430 entry: locks in profit
+    expect(h.engine.getOrder(sl)!.triggerPrice).toBe(144_000);
+    expect(() => h.engine.modifySmartOrder(sl, { triggerPrice: 145_000 })).toThrow('Trigger price for a SELL stop-loss order should be less than the last traded price 1450.00');
+    expect(() => h.engine.modifySmartOrder(tg, { triggerPrice: 144_500 })).toThrow('Target trigger price for a SELL order should be greater than the last traded price 1450.00');
+    h.engine.modifySmartOrder(tg, { triggerPrice: 146_000 });
+    expect(h.engine.getOrder(sl)!.triggerPrice).toBe(144_000);
+    // The moved stop is hit: the position is closed at a profit.
+    h.tick(R, 143_900, { bid: 143_895, ask: 143_900 });
+    expect(h.engine.getOrder(sl)!.venueStatus).toBe('SUCCESS');
+    expect(h.engine.getOrder(tg)!.venueStatus).toBe('CANCELLED');
+    expect(h.engine.account.position(R, 'INTRADAY')!.netQty).toBe(0);
+  });
+
+  it('once a SELL entry has filled, its stop-loss leg may be moved below the entry price but not below the last price', () => {
+    const h = harness();
+    h.tick(R, 142_000);
+    const r = h.engine.placeSmartOrder({ ...base, side: 'SELL', entryType: 'MARKET', stopLoss: { triggerPrice: 143_000 } });
+    expect(h.engine.getSmartOrder(r.orderId)!.status).toBe('ACTIVE');
+    h.tick(R, 140_000);
+    h.engine.modifySmartOrder(r.smart.stopLoss!.orderId, { triggerPrice: 141_000 });
+    expect(h.engine.getOrder(r.smart.stopLoss!.orderId)!.triggerPrice).toBe(141_000);
+    expect(() => h.engine.modifySmartOrder(r.smart.stopLoss!.orderId, { triggerPrice: 139_500 })).toThrow('Trigger price for a BUY stop-loss order should be greater than the last traded price 1400.00');
+  });
+
   it('fails a leg that triggers after the holding it protected was sold elsewhere', () => {
     const h = harness();
     h.tick(R, 142_000, { bid: 142_000, ask: 142_000 });
