@@ -12,6 +12,11 @@
  * stop would move by at least `minTicks` ticks (and a whole step); from `replaceAt` modifications
  * on, the venue's leg is cancelled and the stop is held locally: when the price touches it, the
  * engine exits the remaining quantity at market and cancels the target leg.
+ *
+ * A move is only believed once it is not refused: if risk or the venue refuses a trailing modify,
+ * the stop falls back to what the venue's leg really holds (its last accepted trigger), the refusal
+ * is logged and alerted (TRAILING_MODIFY_REFUSED), and the trail does not ask for that level again;
+ * it tries the next, higher level when the price makes one.
  */
 import type { EventBus } from '../../core/bus/event-bus.js';
 import type { Clock } from '../../core/clock.js';
@@ -20,6 +25,7 @@ import type { OrderSnapshot, TickEvent } from '../../core/events.js';
 import type { Intent, SmartIntent } from '../../core/intents.js';
 import type { InstrumentLookup } from '../../core/instruments.js';
 import { formatRupees, roundToTick, type Paise } from '../../core/money.js';
+import { silentLogger, type Logger } from '../../core/log.js';
 import { legTag, type OrderStateMachine } from './order-state-machine.js';
 
 export interface TrailingStopsOptions {
@@ -39,6 +45,7 @@ export interface TrailingStopsOptions {
    */
   readonly protect: (intent: Intent) => void;
   readonly newTag: () => string;
+  readonly log?: Logger;
 }
 
 interface Trail {
@@ -51,19 +58,25 @@ interface Trail {
   stop: Paise;
   local: boolean;
   done: boolean;
+  /** The last stop level a modify for it was refused (not asked for again). */
+  refused: Paise | undefined;
 }
 
 export class TrailingStops {
   private readonly trails = new Map<string, Trail>();
   private readonly byInstrument = new Map<string, Trail[]>();
+  /** Trailing modifies in flight, by intent id: the trail and the stop it asked for. */
+  private readonly moves = new Map<string, { trail: Trail; stop: Paise }>();
+  private readonly log: Logger;
 
   constructor(private readonly o: TrailingStopsOptions) {
+    this.log = o.log ?? silentLogger();
     if (o.venueTrails) return;
     o.bus.on('intent', (e) => {
       const i = e.intent;
       if (i.kind !== 'smart' || i.trailingStep === undefined || !i.stopLoss) return;
       const tick = o.instruments.get(i.instrument)?.tickSize ?? 5;
-      const t: Trail = { intent: i, tick, step: i.trailingStep, active: false, ref: 0, best: 0, stop: i.stopLoss.triggerPrice, local: false, done: false };
+      const t: Trail = { intent: i, tick, step: i.trailingStep, active: false, ref: 0, best: 0, stop: i.stopLoss.triggerPrice, local: false, done: false, refused: undefined };
       this.trails.set(i.id, t);
       const list = this.byInstrument.get(i.instrument) ?? [];
       list.push(t);
@@ -71,8 +84,36 @@ export class TrailingStops {
     });
     // A smart intent that risk (or the venue) refused never trails.
     o.bus.on('denied', (d) => {
+      const move = this.moves.get(d.intent.id);
+      if (move) return this.refusedMove(d.intent.id, move.trail, move.stop, d.reason);
       const t = this.trails.get(d.intent.id);
       if (t && !t.active) this.finish(t);
+    });
+    // A move the venue took (or the order moved on): stop tracking its answer.
+    o.bus.on('order', (e) => {
+      if (this.moves.size === 0 || e.order.leg !== 'stopLoss' || e.order.triggerPrice === undefined) return;
+      for (const [id, m] of this.moves) {
+        if (m.trail.intent.id === e.order.parentTag && (e.order.triggerPrice === m.stop || isTerminalStatus(e.order.status))) this.moves.delete(id);
+      }
+    });
+  }
+
+  /**
+   * A trailing modify was refused (by risk or the venue): the venue's leg still holds its previous
+   * trigger, so the trail falls back to that stop instead of believing the higher one.
+   */
+  private refusedMove(id: string, t: Trail, asked: Paise, reason: string): void {
+    this.moves.delete(id);
+    if (t.done || t.local) return;
+    const leg = this.o.orders.get(legTag(t.intent.id, 'stopLoss'));
+    const held = leg?.triggerPrice ?? t.intent.stopLoss!.triggerPrice;
+    t.stop = held;
+    t.refused = t.refused === undefined ? asked : t.intent.side === 'BUY' ? Math.max(t.refused, asked) : Math.min(t.refused, asked);
+    this.log.warn({ tag: t.intent.id, asked, held, reason }, 'trailing stop: move refused; the stop stays where the venue holds it');
+    this.o.bus.publish({
+      type: 'alert', ts: this.o.clock.now(), level: 'warn', code: 'TRAILING_MODIFY_REFUSED',
+      message: `trailing stop of ${t.intent.id}: move to ${formatRupees(asked)} refused (${reason}); the stop stays at ${formatRupees(held)}`,
+      context: { tag: t.intent.id, asked, held },
     });
   }
 
@@ -130,6 +171,8 @@ export class TrailingStops {
     const desired = roundToTick(raw, t.tick, buy ? 'down' : 'up');
     const gain = buy ? desired - t.stop : t.stop - desired;
     if (gain < this.o.minTicks * t.tick || gain <= 0) return;
+    // Not again at (or short of) a level already refused.
+    if (!t.local && t.refused !== undefined && (buy ? desired <= t.refused : desired >= t.refused)) return;
     const slTag = legTag(t.intent.id, 'stopLoss');
     const leg = this.o.orders.get(slTag);
     if (t.local) {
@@ -147,9 +190,11 @@ export class TrailingStops {
     }
     const limitShift = leg.limitPrice !== undefined ? desired - t.stop : undefined;
     t.stop = desired;
+    const id = this.o.newTag();
+    this.moves.set(id, { trail: t, stop: desired });
     this.o.submit({
       kind: 'modify',
-      id: this.o.newTag(),
+      id,
       strategyId: t.intent.strategyId,
       target: t.intent.id,
       leg: 'stopLoss',
@@ -175,6 +220,7 @@ export class TrailingStops {
 
   private finish(t: Trail): void {
     t.done = true;
+    for (const [id, m] of this.moves) if (m.trail === t) this.moves.delete(id);
     this.trails.delete(t.intent.id);
     const list = this.byInstrument.get(t.intent.instrument);
     if (list) {

@@ -139,6 +139,7 @@ export class Engine {
       submit: (intent) => this.bus.publish({ type: 'intent', ts: this.clock.now(), intent }),
       protect: (intent) => this.execution.execute(intent),
       newTag: () => this.newTag(),
+      log: this.log,
     });
     this.portfolio.onPnl = () => this.risk.onPnl();
     this.risk.onKillSwitch = () => this.execution.flattenAll('risk');

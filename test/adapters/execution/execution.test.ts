@@ -320,6 +320,29 @@ describe('smart orders and trailing stops', () => {
     expect(h.venue.writesOf('placeSmart')).toEqual([]);
   });
 
+  it('a refused trailing move is not believed: the stop falls back to the venue\'s trigger, is alerted, and the next level is measured from it', async () => {
+    const a = handle();
+    const h = await harness({
+      strategies: [{ id: 's1', strategy: a.strategy }],
+      execution: { trailMinTicks: 15 },
+      venue: { answer: (w) => (w.kind === 'modifySmart' && w.req.triggerPrice === 99_00 ? { status: 'rejected', reason: 'SL trigger price should be less than 100.00' } : undefined) },
+    });
+    h.tick(100_00);
+    const tag = a.h.ctx!.submit({ kind: 'smart', instrument: 'NSE_2885', side: 'BUY', qty: 10, entryType: 'LIMIT', limitPrice: 100_00, stopLoss: { triggerPrice: 98_00 }, target: { triggerPrice: 110_00 }, trailingStep: 50, validity: 'DAY', product: 'INTRADAY' });
+    h.venue.fill(h.engine.orders.get(tag)!.orderId!, 10, 100_00);
+    h.tick(101_00); // two steps: 99.00, refused by the venue
+    expect(h.venue.writesOf('modifySmart').map((w) => w.req.triggerPrice)).toEqual([99_00]);
+    expect(h.engine.orders.get(`${tag}.sl`)?.triggerPrice).toBe(98_00);
+    expect(h.of('alert').find((x) => x.code === 'TRAILING_MODIFY_REFUSED')?.message).toContain('stays at 98.00');
+    h.tick(101_20); // still 99.00: the refused level is not asked for again
+    expect(h.venue.writesOf('modifySmart')).toHaveLength(1);
+    // 99.50 is 1.50 above the stop the venue really holds (98.00), well over the 0.75 minimum move;
+    // believing the refused 99.00 would have made it a 0.50 move and skipped it.
+    h.tick(101_50);
+    expect(h.venue.writesOf('modifySmart').map((w) => w.req.triggerPrice)).toEqual([99_00, 99_50]);
+    expect(h.engine.orders.get(`${tag}.sl`)?.triggerPrice).toBe(99_50);
+  });
+
   it('beyond the modification budget the trail is cancelled at the venue and held by the engine', async () => {
     const a = handle();
     const h = await harness({ strategies: [{ id: 's1', strategy: a.strategy }], risk: { replaceAt: 2, orderRate: { max: 1000, windowMs: 1000 } } });
