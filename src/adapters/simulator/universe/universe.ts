@@ -47,6 +47,10 @@ const ID_SPAN = 90_000_000;
 const NICE_STEPS = [0.5, 1, 2.5, 5, 10, 20, 50, 100, 250, 500, 1000];
 const CHAIN_CACHE_LIMIT = 400;
 
+/** Universes kept by `Universe.shared` per calendar (a few trading dates and seeds at once). */
+const SHARED_LIMIT = 4;
+const SHARED = new WeakMap<TradingCalendar, Map<string, Universe>>();
+
 /** Everything the universe knows about one derivative underlying. */
 interface UnderlyingEntry {
   readonly info: Underlying;
@@ -117,6 +121,27 @@ export class Universe {
       if (v !== undefined && (!Number.isSafeInteger(v) || v < 0)) throw new ConfigError(`Universe: ${k} must be a non-negative integer, got ${v}`, { [k]: v });
     }
     return new Universe(options);
+  }
+
+  /**
+   * The universe for these options, built once per process and shared: a universe is immutable
+   * (its caches are deterministic), and simulators started again and again with the same seed and
+   * trading date (tests, benches, a paper session's restarts) should not pay ~1 s each time.
+   * Bounded: the least recently used of more than `SHARED_LIMIT` universes is dropped.
+   */
+  static shared(options: UniverseOptions): Universe {
+    let byCalendar = SHARED.get(options.calendar);
+    if (!byCalendar) SHARED.set(options.calendar, (byCalendar = new Map()));
+    const key = [options.seed, options.today, options.nseEquities ?? '', options.bseEquities ?? '', options.historyYears ?? ''].join('|');
+    let u = byCalendar.get(key);
+    if (u) byCalendar.delete(key);
+    else u = Universe.build(options);
+    byCalendar.set(key, u);
+    if (byCalendar.size > SHARED_LIMIT) {
+      const oldest = byCalendar.keys().next().value;
+      if (oldest !== undefined) byCalendar.delete(oldest);
+    }
+    return u;
   }
 
   /** Instrument by scrip code (`NSE_2885`, `NFO_43512087`, `NIDX_13`). */
