@@ -1,17 +1,24 @@
 /**
- * The simulator's running market: the market model (price paths for every instrument of the
- * universe) driven from the simulator's clock, feeding each tick to the matching engine and then
- * to tick listeners (the WebSocket hub), and rolling sessions on the NSE calendar (DAY orders
- * expire at the close; the next open starts a new day for the model and the engine).
+ * The simulator's running market: price paths driven from the simulator's clock, feeding each
+ * tick to the matching engine and then to tick listeners (the WebSocket hub), and rolling
+ * sessions on the NSE calendar (DAY orders expire at the close; the next open starts a new day
+ * for the model and the engine).
+ *
+ * Lazy: an instrument is modelled from the first time anyone looks at it (a subscribe, a quote,
+ * an order, a candle request: `activate`), not up front for a universe of ~68,000 of which a run
+ * touches a handful. Each activation builds a market model over the newly touched instruments,
+ * started at the first session's open and caught up to now through every session rolled since.
+ * Every instrument draws from its own random stream (seeded by the seed and its id) and is priced
+ * off its own previous close, so its path is the same whenever, and alongside whichever others,
+ * it was first touched. Catch-up ticks of today's session go to `onCatchUp` listeners (the minute
+ * recorder, so today's candles are the path the quotes describe), never to the engine or clients.
+ * Instruments given as `instruments` are modelled from the start (benchmarks).
  *
  * The engine gets every tick only of the instruments it is engaged in (an order was placed on
  * them: working orders and positions need every move); any other instrument's book is brought
- * up to date right before its first order (`engage`). A day of the whole universe then costs the
- * model's work, not the engine's.
+ * up to date right before its first order (`engage`).
  *
- * Previous closes come from the history service when it knows the instrument (so quotes, candles
- * and option strikes agree), else from the model's synthetic prices. Options tick less often than
- * cash and futures by default: they are most of the universe and few of them trade.
+ * Options tick less often than cash and futures by default: few of them trade.
  */
 import type { MarketCalendar } from '../../../core/calendar.js';
 import type { Clock, TimerHandle } from '../../../core/clock.js';
@@ -19,7 +26,8 @@ import type { Instrument } from '../../../core/instruments.js';
 import type { Logger } from '../../../core/log.js';
 import type { Paise } from '../../../core/money.js';
 import { istDate } from '../../../core/time.js';
-import { MarketModel, syntheticSpec, type MarketInstrumentSpec, type MarketTick } from '../market/index.js';
+import { MarketModel, syntheticSpec, type MarketInstrumentSpec, type MarketQuote, type MarketTick } from '../market/index.js';
+import type { Depth } from '../matching/types.js';
 import type { MatchingEngine } from '../matching/index.js';
 
 export interface TickIntervals {
@@ -34,7 +42,10 @@ export interface TickIntervals {
 export interface LiveMarketOptions {
   readonly clock: Clock;
   readonly calendar: MarketCalendar;
-  readonly instruments: readonly Instrument[];
+  /** Modelled from the start. */
+  readonly instruments?: readonly Instrument[];
+  /** Instruments that may be modelled on first touch (`activate`). */
+  readonly lookup?: (scripCode: string) => Instrument | undefined;
   readonly seed: number;
   readonly log: Logger;
   /** Previous close of an instrument for the session on `date`, when a data source knows it. */
@@ -46,15 +57,49 @@ export interface LiveMarketOptions {
 
 export type LiveTickListener = (tick: MarketTick) => void;
 
-export class LiveMarket {
+/** Codes held for the next activation (a subscribe frame is at most 1,000). */
+const MAX_EXPECTED = 5000;
+
+/** How far a model has been played: a session (index into the opens) and the time within it (undefined: not yet open). */
+interface Reach {
+  readonly session: number;
+  readonly ts: number | undefined;
+}
+
+interface Held {
   readonly model: MarketModel;
+  readonly specs: readonly MarketInstrumentSpec[];
+  reach: Reach;
+  /** A price was forced on one of its instruments: its state can no longer be replayed. */
+  pinned: boolean;
+}
+
+export class LiveMarket {
   private engine: MatchingEngine | undefined;
   private readonly listeners: LiveTickListener[] = [];
+  private readonly catchUpListeners: LiveTickListener[] = [];
   private readonly clock: Clock;
   private readonly calendar: MarketCalendar;
   private readonly log: Logger;
+  private readonly seed: number;
+  private readonly lookup: ((scripCode: string) => Instrument | undefined) | undefined;
+  private readonly previousClose: ((scripCode: string, date: string) => Paise | undefined) | undefined;
+  private readonly intervals: Required<TickIntervals>;
+  private readonly pumpMs: number;
   private pump: TimerHandle | undefined;
-  /** The model's current session has been closed (DAY orders expired). */
+  /** Models, one per activation (merged at the next step), and which holds each instrument. */
+  private models: Held[] = [];
+  private readonly modelOf = new Map<string, Held>();
+  /** Codes looked up and likely touched next (`expect`): modelled together at the next activation. */
+  private readonly expected = new Set<string>();
+  /** Models built since the last step: same-slot ones are merged into one at the next step. */
+  private pending: Held[] = [];
+  private readonly instruments = new Map<string, Instrument>();
+  /** The first session (every model starts there) and the opens of every session since. */
+  private readonly firstDate: string;
+  private readonly sessionLengthMs: number;
+  private readonly opens: number[];
+  /** The current session has been closed (DAY orders expired). */
   private closed = false;
   private engineOpen = false;
   private readonly deliver = (t: MarketTick): void => this.emit(t);
@@ -65,41 +110,80 @@ export class LiveMarket {
     this.clock = options.clock;
     this.calendar = options.calendar;
     this.log = options.log;
-    const now = this.clock.now();
-    const session = this.calendar.currentOrNextSession(now);
-    const prevDate = this.calendar.previousTradingDay(session.date);
-    const iv = { cash: 2000, futures: 2000, options: 20_000, ...options.tickIntervals };
-    const specs: MarketInstrumentSpec[] = [];
-    let fromHistory = 0;
-    for (const inst of options.instruments) {
-      let prevClose: Paise | undefined;
-      try {
-        prevClose = options.previousClose?.(inst.id, session.date);
-      } catch {
-        prevClose = undefined;
-      }
-      const base = syntheticSpec(inst, options.seed);
-      if (prevClose !== undefined && prevClose > 0) fromHistory++;
-      const tickIntervalMs = inst.kind === 'OPTIDX' || inst.kind === 'OPTSTK' ? iv.options : inst.kind === 'FUTIDX' || inst.kind === 'FUTSTK' ? iv.futures : iv.cash;
-      specs.push({ ...base, ...(prevClose !== undefined && prevClose > 0 ? { prevClose } : {}), tickIntervalMs });
-    }
-    this.model = new MarketModel(specs, {
-      seed: options.seed,
-      sessionOpen: session.open,
-      sessionLengthMs: session.close - session.open,
-    });
-    this.log.info({ instruments: specs.length, prevCloseFromUniverse: fromHistory, session: session.date, prevDate }, 'market model ready');
+    this.seed = options.seed;
+    this.lookup = options.lookup;
+    this.previousClose = options.previousClose;
+    this.intervals = { cash: 2000, futures: 2000, options: 20_000, ...options.tickIntervals };
     this.pumpMs = options.pumpMs ?? 250;
+    const session = this.calendar.currentOrNextSession(this.clock.now());
+    this.firstDate = session.date;
+    this.sessionLengthMs = session.close - session.open;
+    this.opens = [session.open];
+    if (options.instruments && options.instruments.length > 0) this.addModel(options.instruments);
+    this.log.info({ instruments: this.modelOf.size, lazy: this.lookup !== undefined, session: session.date }, 'market ready');
   }
 
-  private readonly pumpMs: number;
+  /** Open time of the current session. */
+  get currentSessionOpen(): number {
+    return this.opens[this.opens.length - 1]!;
+  }
 
-  /** Starts driving the model from the clock; ticks go to `engine` first, then to listeners. */
+  /** Instruments modelled so far. */
+  get size(): number {
+    return this.modelOf.size;
+  }
+
+  /** Starts driving the market from the clock; ticks go to `engine` first, then to listeners. */
   start(engine: MatchingEngine): void {
     this.engine = engine;
     this.engineOpen = engine.isSessionOpen();
     this.step();
     this.pump = this.clock.setInterval(() => this.step(), this.pumpMs);
+  }
+
+  /** True when `code` is modelled (or can be, on first touch). */
+  knows(code: string): boolean {
+    return this.modelOf.has(code) || this.lookup?.(code) !== undefined;
+  }
+
+  /** The instrument of a modelled code (it may have left the universe since: an expired contract). */
+  instrumentOf(code: string): Instrument | undefined {
+    return this.instruments.get(code);
+  }
+
+  isActive(code: string): boolean {
+    return this.modelOf.has(code);
+  }
+
+  /**
+   * Models the instruments among `codes` not modelled yet, as of now (see the class comment);
+   * unknown codes are skipped. Returns whether every known code is now modelled.
+   */
+  activate(codes: Iterable<string>): void {
+    const fresh: Instrument[] = [];
+    const seen = new Set<string>();
+    const wanted = this.expected.size > 0 ? [...codes, ...this.expected] : codes;
+    this.expected.clear();
+    for (const code of wanted) {
+      if (this.modelOf.has(code) || seen.has(code)) continue;
+      const inst = this.lookup?.(code);
+      if (!inst) continue;
+      seen.add(code);
+      fresh.push(inst);
+    }
+    if (fresh.length === 0) return;
+    // No step first: the new model is caught up to now, where the others would be; the next
+    // step rolls sessions for all of them alike.
+    this.addModel(fresh);
+  }
+
+  /**
+   * A hint that `code` is about to be touched (a subscribe validates a frame's codes before it
+   * reads each one's state): the next activation models it along with whatever it was asked
+   * for, so a frame of 1,000 codes builds one model, not 1,000. Bounded; never models by itself.
+   */
+  expect(code: string): void {
+    if (this.expected.size < MAX_EXPECTED && !this.modelOf.has(code)) this.expected.add(code);
   }
 
   /**
@@ -108,26 +192,56 @@ export class LiveMarket {
    * offer the same liquidity again).
    */
   engage(code: string): void {
-    if (this.engaged.has(code) || !this.model.has(code)) return;
+    if (this.engaged.has(code)) return;
+    this.activate([code]);
+    if (!this.modelOf.has(code)) return;
     this.engaged.add(code);
     this.step();
-    this.engine?.onMarket(this.model.last(code));
+    this.engine?.onMarket(this.modelOf.get(code)!.model.last(code));
   }
 
   onTick(listener: LiveTickListener): () => void {
-    this.listeners.push(listener);
-    return () => {
-      const i = this.listeners.indexOf(listener);
-      if (i >= 0) this.listeners.splice(i, 1);
-    };
+    return subscribe(this.listeners, listener);
+  }
+
+  /** Ticks of today's session replayed for instruments modelled late (never sent to clients). */
+  onCatchUp(listener: LiveTickListener): () => void {
+    return subscribe(this.catchUpListeners, listener);
   }
 
   /** Forces a price now (control API); the jump goes to the engine and listeners like any tick. */
-  setPrice(code: string, price: Paise): MarketTick {
+  setPrice(code: string, price: Paise): MarketTick | undefined {
+    this.activate([code]);
+    if (!this.modelOf.has(code)) return undefined;
     this.step();
-    const t = this.model.setPrice(code, price, this.clock.now());
+    // A forced price is not replayable: this model is never rebuilt (merged) again.
+    const held = this.modelOf.get(code)!;
+    held.pinned = true;
+    const t = held.model.setPrice(code, price, this.clock.now());
     this.emit(t);
     return t;
+  }
+
+  /** The current quote of `code`, modelling it first if needed; undefined when unknown. */
+  quote(code: string): MarketQuote | undefined {
+    this.activate([code]);
+    return this.modelOf.get(code)?.model.quote(code);
+  }
+
+  /** The latest tick-shaped state of `code`, modelling it first if needed. */
+  last(code: string): MarketTick | undefined {
+    this.activate([code]);
+    return this.modelOf.get(code)?.model.last(code);
+  }
+
+  /** Last price of a modelled instrument; never models one (undefined when not modelled). */
+  lastPriceIfActive(code: string): Paise | undefined {
+    return this.modelOf.get(code)?.model.lastPrice(code);
+  }
+
+  /** Depth of a modelled instrument (the engine's book for engaged instruments). */
+  depth(code: string): Depth | undefined {
+    return this.modelOf.get(code)?.model.depth(code);
   }
 
   close(): void {
@@ -135,20 +249,25 @@ export class LiveMarket {
     this.pump = undefined;
   }
 
-  /** Brings the model, the engine's sessions and the listeners up to the clock. */
+  /** Brings the models, the engine's sessions and the listeners up to the clock. */
   step(): void {
     const now = this.clock.now();
     const engine = this.engine;
+    if (this.pending.length > 0) this.mergePending();
     for (let guard = 0; guard < 400; guard++) {
-      const open = this.model.currentSessionOpen;
-      const close = this.model.currentSessionClose;
+      const open = this.currentSessionOpen;
+      const close = open + this.sessionLengthMs;
       if (!this.closed) {
         if (now < open) return;
         if (engine && !this.engineOpen) {
           engine.openSession(open);
           this.engineOpen = true;
         }
-        this.model.advanceEach(Math.min(now, close - 1), this.deliver);
+        const to = Math.min(now, close - 1);
+        for (const h of this.models) {
+          h.model.advanceEach(to, this.deliver);
+          h.reach = { session: this.opens.length - 1, ts: to };
+        }
         if (now < close) return;
         engine?.expireSession(close);
         this.engineOpen = false;
@@ -157,9 +276,89 @@ export class LiveMarket {
       }
       const next = this.calendar.currentOrNextSession(close);
       if (now < next.open) return;
-      this.model.startSession(next.open);
+      this.opens.push(next.open);
+      for (const h of this.models) {
+        h.model.startSession(next.open);
+        h.reach = { session: this.opens.length - 1, ts: undefined };
+      }
       this.closed = false;
       this.log.info({ date: next.date }, 'session opened');
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------
+
+  /** A model of `instruments` from the first session's open, caught up to where the others are. */
+  private addModel(instruments: readonly Instrument[]): void {
+    const iv = this.intervals;
+    const specs: MarketInstrumentSpec[] = instruments.map((inst) => {
+      let prevClose: Paise | undefined;
+      try {
+        prevClose = this.previousClose?.(inst.id, this.firstDate);
+      } catch {
+        prevClose = undefined;
+      }
+      const base = syntheticSpec(inst, this.seed);
+      const tickIntervalMs = inst.kind === 'OPTIDX' || inst.kind === 'OPTSTK' ? iv.options : inst.kind === 'FUTIDX' || inst.kind === 'FUTSTK' ? iv.futures : iv.cash;
+      return { ...base, ...(prevClose !== undefined && prevClose > 0 ? { prevClose } : {}), tickIntervalMs };
+    });
+    const now = this.clock.now();
+    const current = this.opens.length - 1;
+    const open = this.opens[current]!;
+    const until = now >= open ? Math.min(now, open + this.sessionLengthMs - 1) : undefined;
+    const replay = (t: MarketTick): void => {
+      for (const l of this.catchUpListeners) l(t);
+    };
+    const held = this.play(specs, { session: current, ts: until }, this.closed ? undefined : replay);
+    this.models.push(held);
+    this.pending.push(held);
+    for (const inst of instruments) {
+      this.modelOf.set(inst.id, held);
+      this.instruments.set(inst.id, inst);
+    }
+  }
+
+  /**
+   * A model of `specs` played from the first session's open to `reach` (sessions before it to
+   * their close, that one up to `reach.ts`), handing that last session's ticks to `onToday`.
+   */
+  private play(specs: readonly MarketInstrumentSpec[], reach: Reach, onToday: LiveTickListener | undefined): Held {
+    const model = new MarketModel(specs, { seed: this.seed, sessionOpen: this.opens[0]!, sessionLengthMs: this.sessionLengthMs });
+    const discard = (): void => {};
+    for (let k = 0; k <= reach.session; k++) {
+      const open = this.opens[k]!;
+      if (k > 0) model.startSession(open);
+      // Every session before the current one was played to its close.
+      if (k < reach.session) model.advanceEach(open + this.sessionLengthMs - 1, discard);
+      else if (reach.ts !== undefined) model.advanceEach(reach.ts, onToday ?? discard);
+    }
+    return { model, specs, reach, pinned: false };
+  }
+
+  /**
+   * Merges the models built since the last step that stand at the same slot of the same session
+   * into one (replayed silently: their ticks were already handed out), so a subscribe of 3,000
+   * instruments one by one costs one model per step, not 3,000.
+   */
+  private mergePending(): void {
+    const groups = new Map<string, Held[]>();
+    const slotMs = this.pending[0]!.model.options.slotMs;
+    for (const h of this.pending) {
+      if (h.pinned) continue;
+      const open = this.opens[h.reach.session]!;
+      const key = `${h.reach.session}:${h.reach.ts === undefined ? 'pre' : Math.floor((h.reach.ts - open) / slotMs)}`;
+      const g = groups.get(key);
+      if (g) g.push(h);
+      else groups.set(key, [h]);
+    }
+    this.pending = [];
+    for (const group of groups.values()) {
+      if (group.length < 2) continue;
+      const merged = this.play(group.flatMap((h) => h.specs), group[0]!.reach, undefined);
+      const gone = new Set(group);
+      this.models = this.models.filter((h) => !gone.has(h));
+      this.models.push(merged);
+      for (const s of merged.specs) this.modelOf.set(s.instrument.id, merged);
     }
   }
 
@@ -167,4 +366,12 @@ export class LiveMarket {
     if (this.engaged.has(t.instrument)) this.engine?.onMarket(t);
     for (const l of this.listeners) l(t);
   }
+}
+
+function subscribe(list: LiveTickListener[], listener: LiveTickListener): () => void {
+  list.push(listener);
+  return () => {
+    const i = list.indexOf(listener);
+    if (i >= 0) list.splice(i, 1);
+  };
 }

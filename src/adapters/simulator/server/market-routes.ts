@@ -48,6 +48,7 @@ function quoteBatch(ctx: SimContext, query: unknown): Map<string, MarketQuote> {
   const codes = raw.split(',').map((c) => c.trim()).filter((c) => c !== '');
   if (codes.length > MAX_QUOTE_CODES) throw inputError(`scrip-codes: at most ${MAX_QUOTE_CODES} instruments per call, got ${codes.length}`);
   const out = new Map<string, MarketQuote>();
+  ctx.venue.prepare(codes);
   for (const code of codes) {
     if (!parseScripCode(code) || code.includes(':')) throw dataError(`scrip-codes: ${JSON.stringify(code)} is not a scrip code like NSE_2885`);
     const q = ctx.venue.quote(code);

@@ -7,8 +7,8 @@ import type { MarketCalendar } from '../../../core/calendar.js';
 import type { Clock } from '../../../core/clock.js';
 import type { Logger } from '../../../core/log.js';
 import type { Paise } from '../../../core/money.js';
-import { istDate } from '../../../core/time.js';
-import { HistoryService } from '../history/index.js';
+import { DAY_MS, IST_OFFSET_MS, istDate } from '../../../core/time.js';
+import { HistoryService, MAX_SCRIP_CODES_PER_CALL, MinuteBarRecorder } from '../history/index.js';
 import { MatchingEngine, type VenueAccountOptions } from '../matching/index.js';
 import type { SimEvent } from '../matching/types.js';
 import { OptionChainService } from '../options/index.js';
@@ -22,7 +22,6 @@ import {
 } from '../universe/index.js';
 import { LiveMarket, type TickIntervals } from './live-market.js';
 import { referenceClose } from './reference-prices.js';
-import { MinuteRecorder } from './minute-recorder.js';
 import type { MarketQuote, MarketTick, SimVenue, TickListener, VenueData } from './venue.js';
 
 export interface VenueAssemblyOptions {
@@ -40,59 +39,119 @@ export interface VenueAssemblyOptions {
   readonly account?: Omit<VenueAccountOptions, 'instruments'>;
 }
 
-export async function assembleVenue(o: VenueAssemblyOptions): Promise<SimVenue & { readonly market: LiveMarket; readonly engine: MatchingEngine; readonly universe: Universe }> {
+export type AssembledVenue = SimVenue & {
+  readonly market: LiveMarket;
+  readonly engine: MatchingEngine;
+  /** The universe of the simulator's current trading date (rebuilt when the date changes). */
+  readonly universe: () => Universe;
+  readonly recorder: MinuteBarRecorder;
+};
+
+/** The trading date a universe is built for: the session's date on a trading day, else the calendar date. */
+function tradingDate(calendar: MarketCalendar, now: number): string {
+  const session = calendar.currentOrNextSession(now);
+  return istDate(now) === session.date ? session.date : istDate(now);
+}
+
+export async function assembleVenue(o: VenueAssemblyOptions): Promise<AssembledVenue> {
   const now = o.clock.now();
-  const session = o.calendar.currentOrNextSession(now);
-  const today = istDate(now) === session.date ? session.date : istDate(now);
-  const universe = Universe.build({
-    seed: o.seed,
-    today,
-    calendar: o.calendar,
-    ...(o.nseEquities !== undefined ? { nseEquities: o.nseEquities } : {}),
-    ...(o.bseEquities !== undefined ? { bseEquities: o.bseEquities } : {}),
-  });
-  const history = new HistoryService({ universe, clock: o.clock });
+  const build = (today: string): Universe =>
+    Universe.shared({
+      seed: o.seed,
+      today,
+      calendar: o.calendar,
+      ...(o.nseEquities !== undefined ? { nseEquities: o.nseEquities } : {}),
+      ...(o.bseEquities !== undefined ? { bseEquities: o.bseEquities } : {}),
+    });
+  // Today's candles are the ticks the market produced (live, and replayed for instruments
+  // modelled late), so they agree with quotes and the WebSocket.
+  const recorder = new MinuteBarRecorder();
+  const model = {
+    market: undefined as LiveMarket | undefined,
+  };
+  const services = (u: Universe): { universe: Universe; history: HistoryService; chains: OptionChainService } => {
+    const history = new HistoryService({ universe: u, clock: o.clock, live: recorder });
+    const chains = new OptionChainService({
+      universe: u,
+      history,
+      clock: o.clock,
+      // A chain shows the prices an order on its strikes would meet: the spot and every listed
+      // strike asked for are modelled (the strikes of one call merge into one model at the next step).
+      livePrice: (code) => model.market?.last(code)?.ltp,
+    });
+    return { universe: u, history, chains };
+  };
+  // One IST day at a time: the universe (listed expiries, contracts) follows the clock's date.
+  // Contract ids are stable across rebuilds, so orders and positions keep their instruments.
+  let day = Math.floor((now + IST_OFFSET_MS) / DAY_MS);
+  let current = services(build(tradingDate(o.calendar, now)));
+  const at = (): { universe: Universe; history: HistoryService; chains: OptionChainService } => {
+    const t = o.clock.now();
+    const d = Math.floor((t + IST_OFFSET_MS) / DAY_MS);
+    if (d !== day) {
+      day = d;
+      const date = tradingDate(o.calendar, t);
+      if (date !== current.universe.today) {
+        current = services(build(date));
+        o.log.info({ date, instruments: current.universe.instruments().length }, 'universe rolled to a new trading date');
+      }
+    }
+    return current;
+  };
+  const universe = (): Universe => at().universe;
+
   const market = new LiveMarket({
     clock: o.clock,
     calendar: o.calendar,
-    instruments: universe.instruments(),
+    lookup: (code) => universe().get(code),
     seed: o.seed,
     log: o.log,
+    // The history's close (what yesterday's candles end at), else the universe's reference mark.
     previousClose: (code, date) => {
-      const inst = universe.get(code);
-      return inst ? referenceClose(universe, inst, o.calendar.previousTradingDay(date)) : undefined;
+      const { universe: u, history } = at();
+      const fromHistory = history.previousClose(code, date);
+      if (fromHistory !== undefined && fromHistory > 0) return fromHistory;
+      const inst = u.get(code);
+      return inst ? referenceClose(u, inst, o.calendar.previousTradingDay(date)) : undefined;
     },
     ...(o.tickIntervals ? { tickIntervals: o.tickIntervals } : {}),
     ...(o.pumpMs !== undefined ? { pumpMs: o.pumpMs } : {}),
   });
-  const model = market.model;
-  const recorder = new MinuteRecorder(universe.instruments(), () => model.currentSessionOpen, model.options.sessionLengthMs);
+  model.market = market;
   market.onTick((t) => recorder.record(t));
-  history.setLiveSource(recorder);
-  const chains = new OptionChainService({ universe, history, clock: o.clock, livePrice: (code) => model.lastPrice(code) });
+  market.onCatchUp((t) => recorder.record(t));
   const engine = new MatchingEngine({
-    instruments: universe.table,
+    // Instruments of positions outlive their listing: after a roll, fall back to what the market modelled.
+    instruments: { get: (id) => universe().get(id) ?? market.instrumentOf(id) },
     clock: o.clock,
     tsl: o.tsl,
     sessionOpen: o.calendar.isOpen(now),
-    depth: (id) => (model.has(id) ? model.depth(id) : undefined),
+    depth: (id) => market.depth(id),
     ...(o.account ? { accountOptions: o.account } : {}),
   });
   market.start(engine);
+  /** Candle requests model their instruments first, so today's candles are the live path. */
+  const touchScrips = (q: Readonly<Record<string, string | undefined>>): void => {
+    const codes = (q['scrip-codes'] ?? '').split(',').map((c) => c.trim()).filter((c) => c !== '');
+    if (codes.length <= MAX_SCRIP_CODES_PER_CALL) market.activate(codes);
+  };
 
   const data: VenueData = {
-    masterCsv: (source) => universe.masterCsv(source),
-    historical: (interval, q) => history.historical(interval, q),
-    expiredHistorical: (interval, q) => history.expiredHistorical(interval, q),
-    optionChain: (q) => chains.chain(q),
-    utilityChain: (b) => chains.utilityChain(b),
-    utilityExpiries: (b) => chains.utilityExpiries(b),
-    greeks: (b) => chains.greeks(b),
-    searchContracts: (q) => searchContracts(universe, q),
-    listExpiries: (q) => listExpiries(universe, q),
-    searchExpiredContracts: (q) => searchExpiredContracts(universe, q),
-    listExpiredExpiries: (q) => listExpiredExpiries(universe, q),
-    expiredContracts: (q) => expiredContracts(universe, q),
+    masterCsv: (source) => universe().masterCsv(source),
+    historical: (interval, q) => {
+      touchScrips(q);
+      return at().history.historical(interval, q);
+    },
+    expiredHistorical: (interval, q) => at().history.expiredHistorical(interval, q),
+    optionChain: (q) => at().chains.chain(q),
+    utilityChain: (b) => at().chains.utilityChain(b),
+    utilityExpiries: (b) => at().chains.utilityExpiries(b),
+    greeks: (b) => at().chains.greeks(b),
+    searchContracts: (q) => searchContracts(universe(), q),
+    listExpiries: (q) => listExpiries(universe(), q),
+    searchExpiredContracts: (q) => searchExpiredContracts(universe(), q),
+    listExpiredExpiries: (q) => listExpiredExpiries(universe(), q),
+    expiredContracts: (q) => expiredContracts(universe(), q),
   };
 
   return {
@@ -100,17 +159,25 @@ export async function assembleVenue(o: VenueAssemblyOptions): Promise<SimVenue &
     market,
     engine,
     universe,
-    instrument: (code) => universe.get(code),
+    recorder,
+    instrument: (code) => {
+      const inst = universe().get(code);
+      // Looked up to be used (a subscribe, an order): model it with the next activation's batch.
+      if (inst) market.expect(code);
+      return inst;
+    },
     resolveSecurity(securityId, exchange) {
       const prefixes = exchange === 'BSE' ? ['BSE', 'BFO', 'BIDX'] : exchange === 'NSE' ? ['NSE', 'NFO', 'NIDX'] : ['NSE', 'NFO', 'NIDX', 'BSE', 'BFO', 'BIDX'];
-      for (const p of prefixes) if (universe.get(`${p}_${securityId}`)) return `${p}_${securityId}`;
+      const u = universe();
+      for (const p of prefixes) if (u.get(`${p}_${securityId}`)) return `${p}_${securityId}`;
       return undefined;
     },
-    quote: (code): MarketQuote | undefined => (model.has(code) ? model.quote(code) : undefined),
-    lastTick: (code): MarketTick | undefined => (model.has(code) ? model.last(code) : undefined),
+    prepare: (codes) => market.activate(codes),
+    quote: (code): MarketQuote | undefined => market.quote(code),
+    lastTick: (code): MarketTick | undefined => market.last(code),
     setPrice(code, price: Paise) {
-      if (!model.has(code)) return { ok: false, message: `scrip_code: ${code} is not modelled by the market` };
       const t = market.setPrice(code, price);
+      if (!t) return { ok: false, message: `scrip_code: ${code} is not modelled by the market` };
       return { ok: true, price: t.ltp };
     },
     onTick: (listener: TickListener) => market.onTick(listener),

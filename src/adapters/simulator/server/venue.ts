@@ -54,6 +54,12 @@ export interface SimVenue {
   /** A scrip code for a bare security id (control API), preferring `exchange` when given. */
   resolveSecurity(securityId: string, exchange?: string): string | undefined;
 
+  /**
+   * Models these instruments now, together (a batch quote): the market models instruments on
+   * first touch, and one batch costs far less than the same codes one by one. Unknown codes are
+   * ignored.
+   */
+  prepare(scripCodes: readonly string[]): void;
   quote(scripCode: string): MarketQuote | undefined;
   /** The latest tick-shaped state (what a fresh WS subscriber gets first). */
   lastTick(scripCode: string): MarketTick | undefined;

@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { nseCalendar } from '../../../../src/core/calendar.js';
+import { VirtualClock } from '../../../../src/core/clock.js';
+import { silentLogger } from '../../../../src/core/log.js';
+import { istDate, istDateTime } from '../../../../src/core/time.js';
+import { HistoryService } from '../../../../src/adapters/simulator/history/index.js';
+import { LiveMarket } from '../../../../src/adapters/simulator/server/live-market.js';
+import { assembleVenue } from '../../../../src/adapters/simulator/server/venue-assembly.js';
+import { Universe } from '../../../../src/adapters/simulator/universe/index.js';
+import type { MarketTick } from '../../../../src/adapters/simulator/market/index.js';
+
+const DAY = '2026-11-20';
+const OPEN = istDateTime(DAY, '09:15');
+const calendar = nseCalendar();
+const small = { nseEquities: 40, bseEquities: 10 } as const;
+
+function venue(clock: VirtualClock) {
+  return assembleVenue({ clock, seed: 7, calendar, tsl: 'off', log: silentLogger(), ...small, pumpMs: 60_000 });
+}
+
+/** The fields of a tick that describe the path (not when it was asked for). */
+const pathOf = (t: MarketTick | undefined) => t && { ltp: t.ltp, open: t.open, high: t.high, low: t.low, close: t.close, volume: t.volume, bid: t.bid, ask: t.ask, oi: t.oi };
+
+describe('lazy live market', () => {
+  const universe = Universe.shared({ seed: 7, today: DAY, calendar, ...small });
+  const equities = universe.instruments().filter((i) => i.kind === 'EQUITY').slice(0, 3);
+  const option = universe.instruments().find((i) => i.kind === 'OPTIDX')!;
+  const [a, b, c] = equities.map((i) => i.id) as [string, string, string];
+
+  it('gives an instrument the same path whenever and alongside whatever it was first touched', () => {
+    const lookup = (code: string) => universe.get(code);
+    const run = (touch: (m: LiveMarket, clock: VirtualClock) => void): LiveMarket => {
+      const clock = new VirtualClock(OPEN);
+      const m = new LiveMarket({ clock, calendar, lookup, seed: 7, log: silentLogger(), pumpMs: 1000 });
+      touch(m, clock);
+      return m;
+    };
+    // All up front (the old eager behaviour) versus one at the open and the rest late, one by one.
+    const eager = (() => {
+      const clock = new VirtualClock(OPEN);
+      const m = new LiveMarket({ clock, calendar, instruments: [...equities, option], seed: 7, log: silentLogger(), pumpMs: 1000 });
+      clock.advanceTo(istDateTime(DAY, '13:07'));
+      m.step();
+      return m;
+    })();
+    const late = run((m, clock) => {
+      m.activate([b]);
+      clock.advanceTo(istDateTime(DAY, '11:00'));
+      m.step();
+      m.activate([c]);
+      clock.advanceTo(istDateTime(DAY, '13:07'));
+      m.step();
+      m.activate([option.id]);
+      m.activate([a]);
+    });
+    const together = run((m, clock) => {
+      clock.advanceTo(istDateTime(DAY, '13:07'));
+      m.activate([option.id, c, a, b]);
+    });
+    for (const code of [a, b, c, option.id]) {
+      expect(pathOf(late.last(code)), code).toEqual(pathOf(eager.last(code)));
+      expect(pathOf(together.last(code)), code).toEqual(pathOf(eager.last(code)));
+    }
+    // Only what was touched is modelled.
+    expect(late.size).toBe(4);
+  });
+
+  it('keeps paths when the model merges instruments touched one by one, across a session roll', () => {
+    const lookup = (code: string) => universe.get(code);
+    const clockA = new VirtualClock(OPEN);
+    const one = new LiveMarket({ clock: clockA, calendar, lookup, seed: 7, log: silentLogger(), pumpMs: 1000 });
+    for (const code of [a, b, c]) one.last(code); // three models, merged at the next step
+    const clockB = new VirtualClock(OPEN);
+    const batch = new LiveMarket({ clock: clockB, calendar, lookup, seed: 7, log: silentLogger(), pumpMs: 1000 });
+    batch.activate([a, b, c]);
+    const next = calendar.currentOrNextSession(istDateTime(DAY, '16:00'));
+    // Stepped as the pump would (start() needs an engine): every 10 minutes, through the night.
+    for (let t = OPEN; t <= next.open + 3_600_000; t += 600_000) {
+      clockA.advanceTo(t);
+      clockB.advanceTo(t);
+      one.step();
+      batch.step();
+    }
+    for (const code of [a, b, c]) expect(pathOf(one.last(code))).toEqual(pathOf(batch.last(code)));
+    expect(one.last(a)!.ts).toBeGreaterThanOrEqual(next.open);
+  });
+
+  it('starts in well under a second once the universe is built, modelling nothing up front', async () => {
+    const clock = new VirtualClock(OPEN);
+    await (await venue(clock)).close();
+    const v = await venue(clock);
+    expect(v.market.size).toBe(0);
+    v.close();
+  });
+
+  it("answers today's candles with the ticks the quotes describe, and opens at the history's previous close", async () => {
+    const clock = new VirtualClock(OPEN);
+    const v = await venue(clock);
+    clock.advanceTo(istDateTime(DAY, '11:30') + 30_000);
+    const q = v.quote(a)!; // first touch at 11:30:30: modelled from the open and caught up
+    const r = v.data.historical('1minute', { 'scrip-codes': a, start_time: String(OPEN), end_time: String(clock.now() + 60_000) });
+    expect(r.ok).toBe(true);
+    const candles = (r as { ok: true; data: Record<string, { candles: { ts: number; o: number; h: number; l: number; c: number }[] }> }).data[a]!.candles;
+    expect(candles[0]!.ts * 1000).toBe(OPEN);
+    expect(candles.at(-1)!.ts * 1000).toBe(istDateTime(DAY, '11:30'));
+    expect(Math.round(candles[0]!.o * 100)).toBe(q.open);
+    expect(Math.round(Math.max(...candles.map((k) => k.h)) * 100)).toBe(q.high);
+    expect(Math.round(Math.min(...candles.map((k) => k.l)) * 100)).toBe(q.low);
+    expect(Math.round(candles.at(-1)!.c * 100)).toBe(q.ltp);
+    const history = new HistoryService({ universe: v.universe(), clock });
+    expect(q.prevClose).toBe(history.previousClose(a, DAY));
+    v.close();
+  });
+
+  it('rolls the universe to the new trading date: expired weeklies leave the listing, contract ids stay', async () => {
+    const clock = new VirtualClock(OPEN);
+    const v = await venue(clock);
+    const before = v.universe();
+    const [first, second] = before.currentExpiries('NIFTY') as [string, string];
+    const kept = before.contracts('NIFTY', second).find((k) => k.optionType === 'CE')!;
+    const code = before.scripCodeOf(kept)!;
+    v.quote(code);
+    const after = calendar.currentOrNextSession(istDateTime(first, '16:00'));
+    clock.advanceTo(after.open + 60_000);
+    const rolled = v.universe();
+    expect(rolled.today).toBe(istDate(after.open));
+    expect(rolled.currentExpiries('NIFTY')).not.toContain(first);
+    expect(rolled.currentExpiries('NIFTY')).toContain(second);
+    expect(rolled.scripCodeOf(rolled.contractBySymbol(kept.tradingSymbol)!)).toBe(code);
+    const listed = v.data.listExpiries({ underlying: 'NIFTY', segment: 'DERIVATIVE' });
+    expect(listed).toMatchObject({ ok: true });
+    expect((listed as { data: string[] }).data).not.toContain(first);
+    expect((listed as { data: string[] }).data).toContain(second);
+    expect(v.quote(code)!.ts).toBeGreaterThanOrEqual(after.open);
+    v.close();
+  });
+});
