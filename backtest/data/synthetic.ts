@@ -5,19 +5,8 @@
  * written in the NIFTY file's layout (`Instrument,Date,Time,Open,High,Low,Close`) plus Volume.
  */
 import { openSync, writeSync, closeSync } from 'node:fs';
+import { mulberry32 } from '../../src/core/random.js';
 import { daysFromCivil } from './date-parse.js';
-
-/** mulberry32: tiny, fast, good enough for price noise; deterministic per seed. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface SyntheticOptions {
   readonly candles: number;

@@ -3,6 +3,7 @@
  * (seeded from the model seed and the instrument id), so an instrument's path does not depend on
  * which other instruments exist or how finely time is advanced.
  */
+import { MULBERRY32_STEP, mulberry32Bits } from '../../../core/random.js';
 
 /** FNV-1a 32-bit hash of a string, mixed with a seed. */
 export function hashSeed(text: string, seed: number): number {
@@ -41,20 +42,14 @@ export class RandomStreams {
 
   /** 32 random bits (several small decisions can share one draw). */
   bits(i: number): number {
-    const s = (this.state[i]! + 0x6d2b79f5) >>> 0;
+    const s = (this.state[i]! + MULBERRY32_STEP) >>> 0;
     this.state[i] = s;
-    let t = Math.imul(s ^ (s >>> 15), s | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
+    return mulberry32Bits(s);
   }
 
   /** Uniform in [0, 1). */
   uniform(i: number): number {
-    const s = (this.state[i]! + 0x6d2b79f5) >>> 0;
-    this.state[i] = s;
-    let t = Math.imul(s ^ (s >>> 15), s | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return this.bits(i) / 4294967296;
   }
 
   /** Standard normal (Box-Muller, the second value kept for the next call). */
