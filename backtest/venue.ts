@@ -30,6 +30,7 @@ import type {
   VenueUpdate,
   WriteOutcome,
 } from '../src/adapters/execution/venue.js';
+import { modifyChange } from '../src/adapters/execution/venue.js';
 import { isVenueError, type MatchingEngine } from '../src/adapters/simulator/matching/index.js';
 import type { SimEvent, SimOrder, SimPosition, SimTrade } from '../src/adapters/simulator/matching/types.js';
 
@@ -87,6 +88,16 @@ function toVenuePosition(p: SimPosition, ts: number): VenuePosition {
 function refused(e: unknown): WriteOutcome {
   if (isVenueError(e)) return { status: 'rejected', reason: e.message, errorCode: e.errorType };
   throw e;
+}
+
+/** A write the engine acks with the order's id and status: `accepted`, or its refusal. */
+function settle(send: () => { readonly orderId: string; readonly venueStatus: string }): WriteOutcome {
+  try {
+    const r = send();
+    return { status: 'accepted', orderId: r.orderId, venueStatus: r.venueStatus };
+  } catch (e) {
+    return refused(e);
+  }
 }
 
 export interface BacktestVenueOptions {
@@ -164,25 +175,11 @@ export class BacktestVenue implements ExecutionVenue {
   }
 
   modify(req: VenueModifyRequest): WriteOutcome {
-    try {
-      const r = this.engine.modifyOrder(req.orderId, {
-        ...(req.qty !== undefined ? { qty: req.qty } : {}),
-        ...(req.limitPrice !== undefined ? { limitPrice: req.limitPrice } : {}),
-        ...(req.triggerPrice !== undefined ? { triggerPrice: req.triggerPrice } : {}),
-      });
-      return { status: 'accepted', orderId: r.orderId, venueStatus: r.venueStatus };
-    } catch (e) {
-      return refused(e);
-    }
+    return settle(() => this.engine.modifyOrder(req.orderId, modifyChange(req)));
   }
 
   cancel(req: VenueCancelRequest): WriteOutcome {
-    try {
-      const r = this.engine.cancelOrder(req.orderId);
-      return { status: 'accepted', orderId: r.orderId, venueStatus: r.venueStatus };
-    } catch (e) {
-      return refused(e);
-    }
+    return settle(() => this.engine.cancelOrder(req.orderId));
   }
 
   placeSmart(req: VenueSmartOrderRequest): WriteOutcome {
@@ -215,25 +212,11 @@ export class BacktestVenue implements ExecutionVenue {
   }
 
   modifySmart(req: VenueSmartModifyRequest): WriteOutcome {
-    try {
-      const r = this.engine.modifySmartOrder(req.orderId, {
-        ...(req.qty !== undefined ? { qty: req.qty } : {}),
-        ...(req.limitPrice !== undefined ? { limitPrice: req.limitPrice } : {}),
-        ...(req.triggerPrice !== undefined ? { triggerPrice: req.triggerPrice } : {}),
-      });
-      return { status: 'accepted', orderId: r.orderId, venueStatus: r.venueStatus };
-    } catch (e) {
-      return refused(e);
-    }
+    return settle(() => this.engine.modifySmartOrder(req.orderId, modifyChange(req)));
   }
 
   cancelSmart(req: VenueSmartCancelRequest): WriteOutcome {
-    try {
-      const r = this.engine.cancelSmartOrder(req.orderId);
-      return { status: 'accepted', orderId: r.orderId, venueStatus: r.venueStatus };
-    } catch (e) {
-      return refused(e);
-    }
+    return settle(() => this.engine.cancelSmartOrder(req.orderId));
   }
 
   orderBook(): readonly VenueOrderState[] {

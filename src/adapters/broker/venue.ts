@@ -26,6 +26,7 @@ import type {
   VenueUpdate,
   WriteOutcome,
 } from '../execution/venue.js';
+import { modifyChange } from '../execution/venue.js';
 import type { Broker } from './broker.js';
 import { BrokerError, InputException, NetworkException, OrderOutcomeUnknown } from './errors.js';
 import type { OrderSegment } from './schemas/orders.js';
@@ -119,29 +120,12 @@ export class BrokerVenue implements ExecutionVenue {
     }
   }
 
-  async modify(req: VenueModifyRequest): Promise<WriteOutcome> {
-    try {
-      const p = scrip(req.instrument);
-      const r = await this.broker.client.modifyOrder({
-        orderId: req.orderId,
-        segment: orderSegmentOf(p),
-        ...(req.qty !== undefined ? { qty: req.qty } : {}),
-        ...(req.limitPrice !== undefined ? { limitPrice: req.limitPrice } : {}),
-        ...(req.triggerPrice !== undefined ? { triggerPrice: req.triggerPrice } : {}),
-      });
-      return accepted(r);
-    } catch (e) {
-      return outcomeOf(e);
-    }
+  modify(req: VenueModifyRequest): Promise<WriteOutcome> {
+    return settle(() => this.broker.client.modifyOrder({ orderId: req.orderId, segment: orderSegmentOf(scrip(req.instrument)), ...modifyChange(req) }));
   }
 
-  async cancel(req: VenueCancelRequest): Promise<WriteOutcome> {
-    try {
-      const r = await this.broker.client.cancelOrder(req.orderId, orderSegmentOf(scrip(req.instrument)));
-      return accepted(r);
-    } catch (e) {
-      return outcomeOf(e);
-    }
+  cancel(req: VenueCancelRequest): Promise<WriteOutcome> {
+    return settle(() => this.broker.client.cancelOrder(req.orderId, orderSegmentOf(scrip(req.instrument))));
   }
 
   async placeSmart(req: VenueSmartOrderRequest): Promise<WriteOutcome> {
@@ -186,29 +170,12 @@ export class BrokerVenue implements ExecutionVenue {
     }
   }
 
-  async modifySmart(req: VenueSmartModifyRequest): Promise<WriteOutcome> {
-    try {
-      const p = scrip(req.instrument);
-      const r = await this.broker.client.modifySmartOrder({
-        orderId: req.orderId,
-        segment: orderSegmentOf(p),
-        ...(req.qty !== undefined ? { qty: req.qty } : {}),
-        ...(req.limitPrice !== undefined ? { limitPrice: req.limitPrice } : {}),
-        ...(req.triggerPrice !== undefined ? { triggerPrice: req.triggerPrice } : {}),
-      });
-      return accepted(r);
-    } catch (e) {
-      return outcomeOf(e);
-    }
+  modifySmart(req: VenueSmartModifyRequest): Promise<WriteOutcome> {
+    return settle(() => this.broker.client.modifySmartOrder({ orderId: req.orderId, segment: orderSegmentOf(scrip(req.instrument)), ...modifyChange(req) }));
   }
 
-  async cancelSmart(req: VenueSmartCancelRequest): Promise<WriteOutcome> {
-    try {
-      const r = await this.broker.client.cancelSmartOrder(req.orderId, orderSegmentOf(scrip(req.instrument)));
-      return accepted(r);
-    } catch (e) {
-      return outcomeOf(e);
-    }
+  cancelSmart(req: VenueSmartCancelRequest): Promise<WriteOutcome> {
+    return settle(() => this.broker.client.cancelSmartOrder(req.orderId, orderSegmentOf(scrip(req.instrument))));
   }
 
   async orderBook(): Promise<readonly VenueOrderState[]> {
@@ -315,4 +282,13 @@ export class BrokerVenue implements ExecutionVenue {
 
 function accepted(r: WriteResult): WriteOutcome {
   return { status: 'accepted', orderId: r.orderId, venueStatus: r.venueStatus };
+}
+
+/** A write whose answer is a plain ack: `accepted`, or what the thrown error means (outcomeOf). */
+async function settle(send: () => Promise<WriteResult>): Promise<WriteOutcome> {
+  try {
+    return accepted(await send());
+  } catch (e) {
+    return outcomeOf(e);
+  }
 }

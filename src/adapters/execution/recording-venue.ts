@@ -25,6 +25,7 @@ import type {
   VenueUpdate,
   WriteOutcome,
 } from './venue.js';
+import { modifyChange } from './venue.js';
 
 export type RecordedWrite =
   | { readonly kind: 'place'; readonly req: VenueOrderRequest; readonly at: bigint }
@@ -99,7 +100,7 @@ export class RecordingVenue implements ExecutionVenue {
   modify(req: VenueModifyRequest): VenueResult<WriteOutcome> {
     const w = this.record({ kind: 'modify', req, at: this.now() });
     const out = this.options.answer?.(w) ?? { status: 'accepted' as const, orderId: req.orderId, venueStatus: 'MODIFIED' };
-    if (out.status === 'accepted') this.patch(req.orderId, { ...(req.qty !== undefined ? { qty: req.qty } : {}), ...(req.limitPrice !== undefined ? { limitPrice: req.limitPrice } : {}), ...(req.triggerPrice !== undefined ? { triggerPrice: req.triggerPrice } : {}) });
+    if (out.status === 'accepted') this.patch(req.orderId, modifyChange(req));
     return this.reply(out);
   }
 

@@ -105,6 +105,22 @@ export interface VenueModifyRequest {
   readonly orderType: OrderType;
 }
 
+/** What a modify asks to change (regular order or smart-order part). */
+export interface VenueModifyChange {
+  readonly qty?: number;
+  readonly limitPrice?: Paise;
+  readonly triggerPrice?: Paise;
+}
+
+/** The fields a modify request sets, and only those: an absent field stays absent, never `undefined`. */
+export function modifyChange(req: VenueModifyChange): VenueModifyChange {
+  return {
+    ...(req.qty !== undefined ? { qty: req.qty } : {}),
+    ...(req.limitPrice !== undefined ? { limitPrice: req.limitPrice } : {}),
+    ...(req.triggerPrice !== undefined ? { triggerPrice: req.triggerPrice } : {}),
+  };
+}
+
 export interface VenueCancelRequest {
   readonly tag: string;
   readonly orderId: string;
