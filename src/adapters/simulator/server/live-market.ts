@@ -57,6 +57,10 @@ export interface LiveMarketOptions {
 
 export type LiveTickListener = (tick: MarketTick) => void;
 
+/** A model of fewer instruments is small: small ones are merged when more than `MAX_SMALL_MODELS` stand at one slot. */
+const SMALL_MODEL = 64;
+const MAX_SMALL_MODELS = 8;
+
 /** Codes held for the next activation (a subscribe frame is at most 1,000). */
 const MAX_EXPECTED = 5000;
 
@@ -126,6 +130,11 @@ export class LiveMarket {
   /** Open time of the current session. */
   get currentSessionOpen(): number {
     return this.opens[this.opens.length - 1]!;
+  }
+
+  /** Market models held (instruments touched at different times may sit in different ones). */
+  get modelCount(): number {
+    return this.models.length;
   }
 
   /** Instruments modelled so far. */
@@ -336,29 +345,34 @@ export class LiveMarket {
   }
 
   /**
-   * Merges the models built since the last step that stand at the same slot of the same session
-   * into one (replayed silently: their ticks were already handed out), so a subscribe of 3,000
-   * instruments one by one costs one model per step, not 3,000.
+   * Merges models standing at the same slot of the same session into one, replayed silently
+   * (their ticks were already handed out): the models built since the last step (a subscribe of
+   * 3,000 instruments one by one costs one model per step, not 3,000), and, once more than
+   * `MAX_SMALL_MODELS` small ones pile up (touches spread over the day), those small ones too, so
+   * the per-step cost stays bounded by the number of instruments, not of touches.
    */
   private mergePending(): void {
+    const fresh = new Set(this.pending);
+    this.pending = [];
+    const slotMs = this.models[0]?.model.options.slotMs ?? 250;
     const groups = new Map<string, Held[]>();
-    const slotMs = this.pending[0]!.model.options.slotMs;
-    for (const h of this.pending) {
-      if (h.pinned) continue;
+    for (const h of this.models) {
+      if (h.pinned || (!fresh.has(h) && h.specs.length >= SMALL_MODEL)) continue;
       const open = this.opens[h.reach.session]!;
       const key = `${h.reach.session}:${h.reach.ts === undefined ? 'pre' : Math.floor((h.reach.ts - open) / slotMs)}`;
       const g = groups.get(key);
       if (g) g.push(h);
       else groups.set(key, [h]);
     }
-    this.pending = [];
     for (const group of groups.values()) {
-      if (group.length < 2) continue;
-      const merged = this.play(group.flatMap((h) => h.specs), group[0]!.reach, undefined);
-      const gone = new Set(group);
+      const newOnes = group.filter((h) => fresh.has(h));
+      const merge = group.length > MAX_SMALL_MODELS ? group : newOnes;
+      if (merge.length < 2) continue;
+      const merged = this.play(merge.flatMap((h) => h.specs), merge[0]!.reach, undefined);
+      const gone = new Set(merge);
       this.models = this.models.filter((h) => !gone.has(h));
       this.models.push(merged);
-      for (const s of merged.specs) this.modelOf.set(s.instrument.id, merged);
+      for (const sp of merged.specs) this.modelOf.set(sp.instrument.id, merged);
     }
   }
 

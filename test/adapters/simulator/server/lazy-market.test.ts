@@ -85,6 +85,26 @@ describe('lazy live market', () => {
     expect(one.last(a)!.ts).toBeGreaterThanOrEqual(next.open);
   });
 
+  it('merges instruments touched one at a time through the day into few models, paths unchanged', () => {
+    const lookup = (code: string) => universe.get(code);
+    const many = universe.instruments().filter((i) => i.kind === 'EQUITY').slice(0, 20);
+    const clock = new VirtualClock(OPEN);
+    const m = new LiveMarket({ clock, calendar, lookup, seed: 7, log: silentLogger(), pumpMs: 1000 });
+    many.forEach((inst, k) => {
+      clock.advanceTo(OPEN + (k + 1) * 600_000);
+      m.step();
+      m.activate([inst.id]);
+    });
+    clock.advanceTo(OPEN + 21 * 600_000);
+    m.step();
+    expect(m.modelCount).toBeLessThanOrEqual(9);
+    const eagerClock = new VirtualClock(OPEN);
+    const eager = new LiveMarket({ clock: eagerClock, calendar, instruments: many, seed: 7, log: silentLogger(), pumpMs: 1000 });
+    eagerClock.advanceTo(clock.now());
+    eager.step();
+    for (const inst of many) expect(pathOf(m.last(inst.id)), inst.id).toEqual(pathOf(eager.last(inst.id)));
+  });
+
   it('starts in well under a second once the universe is built, modelling nothing up front', async () => {
     const clock = new VirtualClock(OPEN);
     await (await venue(clock)).close();
