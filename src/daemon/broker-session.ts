@@ -17,6 +17,7 @@ import { loadInstrumentMaster } from '../adapters/broker/helpers/instrument-mast
 import { fetchCandleRange, toCandleEvents } from '../adapters/broker/helpers/candles.js';
 import { bucketEnd, type Interval } from '../core/candles.js';
 import type { CandleEvent } from '../core/events.js';
+import { fullQuotes } from '../adapters/broker/helpers/quotes.js';
 import type { BrokerSession, BrokerStats, MarketFeed } from './parts.js';
 
 export interface BrokerSessionOptions {
@@ -72,15 +73,26 @@ export function brokerSession(o: BrokerSessionOptions): BrokerSession {
   };
 
   let closed = false;
+  const sources = o.sources ?? ['equity', 'index', 'fno'];
   return {
     venue,
     feed,
+    sources,
+    options: {
+      expiries: (underlying) => broker.client.expiries(underlying),
+      optionChain: (q) => broker.client.optionChain(q),
+    },
+    async circuitBands(codes) {
+      const r = await fullQuotes(broker.client, codes);
+      if (r.invalid.length > 0) log.warn({ invalid: r.invalid.slice(0, 10), count: r.invalid.length }, 'circuit bands: the broker refused some scrip codes');
+      return r.quotes;
+    },
     async login() {
       await broker.tokens.token();
     },
-    async instruments(): Promise<readonly Instrument[]> {
+    async instruments(only?: readonly MasterSource[]): Promise<readonly Instrument[]> {
       const out: Instrument[] = [];
-      for (const source of o.sources ?? ['equity', 'index', 'fno']) {
+      for (const source of only ?? sources) {
         const m = await loadInstrumentMaster(broker.client, clock, source, o.cacheDir);
         if (m.errors.length > 0) log.warn({ source, bad: m.errors.length, first: m.errors[0] }, 'instrument master: some rows could not be read and were left out');
         out.push(...m.instruments);

@@ -114,6 +114,14 @@ export const DaemonConfigSchema = z
       .strict()
       .default({ onStop: 'cancel', atSessionEnd: 'none', sessionEnd: '15:20', timeoutSeconds: 20 }),
     paper: PaperSchema.optional(),
+    /**
+     * Circuit bands of subscribed instruments, from full quotes (spec 2.4), fed to the risk layer's
+     * circuit check at start and every `refreshSeconds` of clock time.
+     */
+    circuits: z
+      .object({ enabled: z.boolean().default(true), refreshSeconds: z.number().min(1).default(900) })
+      .strict()
+      .default({ enabled: true, refreshSeconds: 900 }),
     /** Strategy state is saved this often (real seconds), and at stop. */
     checkpointSeconds: z.number().positive().default(5),
     /** Terminal status line every this many real ms (0: off). */

@@ -35,6 +35,9 @@ import { SessionStats } from './session-stats.js';
 import { StatusDisplay } from './status-display.js';
 import { loadStrategySpecs, type StrategyLookup } from './strategy-loader.js';
 import { symbolIndex } from './symbols.js';
+import { CircuitBands } from './circuit-bands.js';
+import { OptionChainService } from './option-chains.js';
+import { needsDerivatives, prepareStrategies } from './option-strategies.js';
 import { join } from 'node:path';
 
 /** Our client tags as the engine mints them with its default prefix: `tr<run base 36>-<seq base 36>`. */
@@ -98,6 +101,8 @@ export class Daemon {
   private display: StatusDisplay | undefined;
   private ops: OpsServer | undefined;
   private feedSub: Subscription | undefined;
+  private circuits: CircuitBands | undefined;
+  private chains: OptionChainService | undefined;
   private sessionTimer: TimerHandle | undefined;
   private statsTimer: NodeJS.Timeout | undefined;
   private checkpointTimer: NodeJS.Timeout | undefined;
@@ -193,7 +198,14 @@ export class Daemon {
         ...(this.o.knownStrategies ? { known: this.o.knownStrategies } : {}),
       });
 
-      const engine = await this.o.createEngine({ clock, session, instruments: table, store: this.store, log: this.log, strategies: specs, config: c });
+      const prepared = prepareStrategies(specs, table);
+      if (needsDerivatives(prepared) && !session.sources.includes('fno')) {
+        // Option strategies trade contracts of the F&O master: lot and tick sizes, risk checks.
+        for (const i of await session.instruments(['fno'])) table.add(i);
+        this.log.info({ instruments: table.size }, 'daemon: F&O instrument master loaded for option strategies');
+      }
+
+      const engine = await this.o.createEngine({ clock, session, instruments: table, store: this.store, log: this.log, strategies: prepared.specs, config: c });
       this.engine = engine;
       this.attachObservers(engine, table);
 
@@ -218,6 +230,33 @@ export class Daemon {
       });
       await session.feed.subscribe(engine.instruments);
       this.log.info({ instruments: engine.instruments.length }, 'daemon: subscribed to market data');
+
+      if (c.circuits.enabled) {
+        this.circuits = new CircuitBands({
+          clock,
+          log: this.log,
+          quotes: (codes) => session.circuitBands(codes),
+          setCircuit: (i, band) => engine.setCircuit(i, band),
+          refreshMs: c.circuits.refreshSeconds * 1000,
+        });
+        await this.circuits.start(engine.instruments);
+      }
+      if (prepared.chains.length > 0) {
+        const circuits = this.circuits;
+        this.chains = new OptionChainService({
+          clock,
+          log: this.log,
+          source: session.options,
+          instruments: table,
+          needs: prepared.chains,
+          subscribe: (legs) => {
+            session.feed.subscribe(legs).catch((e: unknown) => this.log.error({ err: e }, 'daemon: subscribing option legs failed'));
+            circuits?.add(legs);
+          },
+        });
+        this.chains.start();
+        this.log.info({ needs: prepared.chains.length }, 'daemon: option chains declared by strategies are being kept current');
+      }
 
       if (c.ops.enabled) await this.startOps();
       this.scheduleSessionEnd();
@@ -292,6 +331,8 @@ export class Daemon {
     try {
       engine?.bus.publish({ type: 'lifecycle', ts: this.o.clock.now(), phase: 'stopping', source: 'daemon', detail: reason });
       this.sessionTimer?.cancel();
+      this.chains?.stop();
+      this.circuits?.stop();
       // No new ticks: strategies stop deciding while the shutdown action runs.
       this.feedSub?.unsubscribe();
       this.feedSub = undefined;
@@ -318,6 +359,8 @@ export class Daemon {
     clearInterval(this.statsTimer);
     clearInterval(this.checkpointTimer);
     this.sessionTimer?.cancel();
+    this.chains?.stop();
+    this.circuits?.stop();
     this.feedSub?.unsubscribe();
     this.offReconnect?.();
     this.display?.stop();

@@ -6,6 +6,7 @@ import type { EventBus } from '../core/bus/event-bus.js';
 import { Engine } from '../core/bus/engine.js';
 import type { CandleEvent, TickEvent } from '../core/events.js';
 import type { Interval } from '../core/candles.js';
+import type { CircuitBand } from '../risk/types.js';
 import type { EngineFactoryInput } from './daemon.js';
 import type { EngineHandle } from './parts.js';
 
@@ -101,5 +102,9 @@ export class DaemonEngine implements EngineHandle {
 
   summary(): Record<string, unknown> {
     return this.engine.summary();
+  }
+
+  setCircuit(instrument: string, band: CircuitBand | undefined): void {
+    this.engine.risk.setCircuit(instrument, band);
   }
 }

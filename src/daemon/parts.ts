@@ -10,6 +10,10 @@ import type { CandleEvent, LifecycleEvent, TickEvent } from '../core/events.js';
 import type { Interval } from '../core/candles.js';
 import type { Instrument } from '../core/instruments.js';
 import type { ExecutionVenue } from '../adapters/execution/venue.js';
+import type { MasterSource } from '../core/instrument-master.js';
+import type { CircuitBand } from '../risk/types.js';
+import type { QuoteBand } from './circuit-bands.js';
+import type { OptionDataSource } from './option-chains.js';
 
 /** Market data: decoded ticks plus the feed's connection changes, for the instruments asked for. */
 export interface MarketFeed {
@@ -33,8 +37,14 @@ export interface BrokerSession {
   readonly feed: MarketFeed;
   /** Obtains a token (generating one with TOTP when configured). */
   login(): Promise<void>;
-  /** The instrument master (equity, F&O, indices). */
-  instruments(): Promise<readonly Instrument[]>;
+  /** The instrument master (equity, F&O, indices); `sources` overrides the session's default sources. */
+  instruments(sources?: readonly MasterSource[]): Promise<readonly Instrument[]>;
+  /** The master sources `instruments()` loads by default. */
+  readonly sources: readonly MasterSource[];
+  /** Expiries and current option chains (spec 4.3, 4.5), through the rate-limited client. */
+  readonly options: OptionDataSource;
+  /** Circuit bands from full quotes (spec 2.4), any number of codes (batched, bad codes left out). */
+  circuitBands(codes: readonly string[]): Promise<Readonly<Record<string, QuoteBand>>>;
   stats(): BrokerStats;
   /** Completed historical candles of one instrument in [from, to), oldest first (strategy warm-up). */
   history(instrument: string, interval: Interval, from: number, to: number): Promise<readonly CandleEvent[]>;
@@ -72,4 +82,6 @@ export interface EngineHandle {
   orderTags(): readonly string[];
   /** A JSON summary for `tarang ctl status`. */
   summary(): Record<string, unknown>;
+  /** Sets or clears an instrument's circuit band in the risk layer. */
+  setCircuit(instrument: string, band: CircuitBand | undefined): void;
 }
