@@ -47,8 +47,8 @@ const ID_SPAN = 90_000_000;
 const NICE_STEPS = [0.5, 1, 2.5, 5, 10, 20, 50, 100, 250, 500, 1000];
 const CHAIN_CACHE_LIMIT = 400;
 
-/** Universes kept by `Universe.shared` per calendar (a few trading dates and seeds at once). */
-const SHARED_LIMIT = 4;
+/** Universes kept by `Universe.shared` per calendar (about 60 MB each with its master CSVs: a few at once). */
+const SHARED_LIMIT = 3;
 const SHARED = new WeakMap<TradingCalendar, Map<string, Universe>>();
 
 /** Everything the universe knows about one derivative underlying. */
