@@ -58,8 +58,12 @@ export const PlaceOrderRequestSchema = z
     if (o.orderType === 'MARKET' && o.limitPrice !== undefined) ctx.addIssue({ code: 'custom', path: ['limitPrice'], message: 'a MARKET order takes no limitPrice' });
   });
 
-export function placeOrderBody(o: PlaceOrderRequest): Record<string, unknown> {
-  const body: Record<string, unknown> = {
+/** What a regular and a smart placement both say: the instrument, side, size, type and terms. */
+export type PlacementHead = Pick<PlaceOrderRequest, 'side' | 'exchange' | 'segment' | 'securityId' | 'qty' | 'validity' | 'product'> & { readonly orderType: string };
+
+/** The wire fields a placement body (spec 4.6 order, 4.7 smart order) starts with, in wire order. */
+export function placementHeadBody(o: PlacementHead): Record<string, unknown> {
+  return {
     txn_type: o.side,
     exchange: o.exchange,
     segment: o.segment,
@@ -68,10 +72,14 @@ export function placeOrderBody(o: PlaceOrderRequest): Record<string, unknown> {
     order_type: o.orderType,
     validity: o.validity,
     product: o.product,
-    is_amo: o.isAmo ?? false,
-    algo_id: o.algoId ?? '99999',
-    remarks: o.remarks,
   };
+}
+
+export function placeOrderBody(o: PlaceOrderRequest): Record<string, unknown> {
+  const body = placementHeadBody(o);
+  body['is_amo'] = o.isAmo ?? false;
+  body['algo_id'] = o.algoId ?? '99999';
+  body['remarks'] = o.remarks;
   if (o.limitPrice !== undefined) body['limit_price'] = toRupees(o.limitPrice);
   if (o.triggerPrice !== undefined) body['trigger_price'] = toRupees(o.triggerPrice);
   return body;

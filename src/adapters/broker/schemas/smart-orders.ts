@@ -6,8 +6,20 @@ import { z } from 'zod';
 import type { Product, Side, Validity } from '../../../core/enums.js';
 import { toRupees, type Paise } from '../../../core/money.js';
 import { idStr } from './common.js';
+import { placementHeadBody } from './orders.js';
 
-export interface SmartOrderRequest {
+/** The prices of a smart order's entry and legs, as placed and as modified (PRICE_FIELDS names them on the wire). */
+export interface SmartOrderPrices {
+  readonly limitPrice?: Paise;
+  readonly triggerPrice?: Paise;
+  readonly triggerLimitPrice?: Paise;
+  readonly slTriggerPrice?: Paise;
+  readonly slLimitPrice?: Paise;
+  readonly tgtTriggerPrice?: Paise;
+  readonly tgtLimitPrice?: Paise;
+}
+
+export interface SmartOrderRequest extends SmartOrderPrices {
   readonly side: Side;
   readonly exchange: 'NSE' | 'BSE';
   readonly segment: 'EQUITY' | 'FNO' | 'CURRENCY';
@@ -16,13 +28,6 @@ export interface SmartOrderRequest {
   readonly orderType: 'LIMIT' | 'MARKET' | 'TRIGGER';
   readonly validity: Validity;
   readonly product: Product;
-  readonly limitPrice?: Paise;
-  readonly triggerPrice?: Paise;
-  readonly triggerLimitPrice?: Paise;
-  readonly slTriggerPrice?: Paise;
-  readonly slLimitPrice?: Paise;
-  readonly tgtTriggerPrice?: Paise;
-  readonly tgtLimitPrice?: Paise;
   readonly isTsl?: boolean;
   readonly tslStepSize?: Paise;
   readonly remarks: string;
@@ -41,18 +46,9 @@ const PRICE_FIELDS = [
 ] as const;
 
 export function smartOrderBody(o: SmartOrderRequest): Record<string, unknown> {
-  const body: Record<string, unknown> = {
-    txn_type: o.side,
-    exchange: o.exchange,
-    segment: o.segment,
-    security_id: o.securityId,
-    qty: o.qty,
-    order_type: o.orderType,
-    validity: o.validity,
-    product: o.product,
-    algo_id: o.algoId ?? '99999',
-    remarks: o.remarks,
-  };
+  const body = placementHeadBody(o);
+  body['algo_id'] = o.algoId ?? '99999';
+  body['remarks'] = o.remarks;
   for (const [k, w] of PRICE_FIELDS) {
     const v = o[k];
     if (v !== undefined) body[w] = toRupees(v);
@@ -61,18 +57,11 @@ export function smartOrderBody(o: SmartOrderRequest): Record<string, unknown> {
   return body;
 }
 
-export interface SmartModifyRequest {
+export interface SmartModifyRequest extends SmartOrderPrices {
   readonly orderId: string;
   readonly segment: 'EQUITY' | 'DERIVATIVE';
   readonly orderType?: 'LIMIT' | 'MARKET' | 'TRIGGER';
   readonly qty?: number;
-  readonly limitPrice?: Paise;
-  readonly triggerPrice?: Paise;
-  readonly triggerLimitPrice?: Paise;
-  readonly slTriggerPrice?: Paise;
-  readonly slLimitPrice?: Paise;
-  readonly tgtTriggerPrice?: Paise;
-  readonly tgtLimitPrice?: Paise;
   readonly algoId?: string;
 }
 
