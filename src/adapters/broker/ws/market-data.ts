@@ -6,31 +6,18 @@
  * merged tick state (partial frames resume from a fresh snapshot).
  */
 import { Subject, type Observable } from 'rxjs';
-import type { Clock } from '../../../core/clock.js';
 import type { TickEvent } from '../../../core/events.js';
 import { parseScripCode } from '../../../core/instruments.js';
-import type { Logger } from '../../../core/log.js';
 import { InputException, type DataException } from '../errors.js';
-import type { TokenSource } from '../http.js';
 import { FrameDecoder, type StreamFrame, type TickMode } from './frame-decoder.js';
-import { ResilientSocket } from './resilient-socket.js';
+import { ResilientSocket, socketConnection, type SocketConnection } from './resilient-socket.js';
 
-export interface MarketDataOptions {
-  readonly url: string;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  readonly tokens: TokenSource;
+export interface MarketDataOptions extends SocketConnection {
   readonly maxConnections: number;
   readonly maxInstrumentsPerConnection: number;
   readonly maxInstrumentsPerFrame: number;
-  readonly pingIntervalMs: number;
-  readonly stallMs: number;
-  readonly reconnectBaseMs: number;
-  readonly reconnectMaxMs: number;
-  readonly handshakeTimeoutMs: number;
   readonly expectFrames: () => boolean;
   readonly onState?: (shard: number, connected: boolean, detail: string) => void;
-  readonly localAddress?: string;
 }
 
 interface Shard {
@@ -167,15 +154,7 @@ export class MarketDataStream {
     };
     const socket = new ResilientSocket({
       name: `ws:prices#${index}`,
-      url: this.o.url,
-      clock: this.o.clock,
-      logger: this.o.logger,
-      tokens: this.o.tokens,
-      pingIntervalMs: this.o.pingIntervalMs,
-      stallMs: this.o.stallMs,
-      reconnectBaseMs: this.o.reconnectBaseMs,
-      reconnectMaxMs: this.o.reconnectMaxMs,
-      handshakeTimeoutMs: this.o.handshakeTimeoutMs,
+      ...socketConnection(this.o),
       expectFrames: () => codes.size > 0 && this.o.expectFrames(),
       onOpen: (send, reconnect) => {
         if (reconnect) decoder.reset();
@@ -183,7 +162,6 @@ export class MarketDataStream {
       },
       onMessage: (data) => decoder.decode(data, emit, onError),
       onState: (connected, detail) => this.o.onState?.(index, connected, detail),
-      ...(this.o.localAddress ? { localAddress: this.o.localAddress } : {}),
     });
     const shard: Shard = { index, socket, codes, decoder };
     this.shards.push(shard);

@@ -6,27 +6,16 @@
  * announced but may not exist on the live service).
  */
 import { Subject, type Observable } from 'rxjs';
-import type { Clock, TimerHandle } from '../../../core/clock.js';
-import type { Logger } from '../../../core/log.js';
+import type { TimerHandle } from '../../../core/clock.js';
 import type { VenueOrderState, VenuePosition, VenueUpdate } from '../../execution/venue.js';
 import type { DataException } from '../errors.js';
-import type { TokenSource } from '../http.js';
 import { PositionSchema } from '../schemas/portfolio.js';
 import { decode } from '../schemas/common.js';
 import { orderStateFromUpdate, positionFromWire } from '../venue-codec.js';
 import { FrameDecoder, type StreamFrame } from './frame-decoder.js';
-import { ResilientSocket } from './resilient-socket.js';
+import { ResilientSocket, socketConnection, type SocketConnection } from './resilient-socket.js';
 
-export interface OrderUpdatesOptions {
-  readonly url: string;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  readonly tokens: TokenSource;
-  readonly pingIntervalMs: number;
-  readonly stallMs: number;
-  readonly reconnectBaseMs: number;
-  readonly reconnectMaxMs: number;
-  readonly handshakeTimeoutMs: number;
+export interface OrderUpdatesOptions extends SocketConnection {
   readonly positionPollMs: number;
   /** Order updates are sparse: the stall detector is off unless this says frames are expected. */
   readonly expectFrames?: () => boolean;
@@ -35,7 +24,6 @@ export interface OrderUpdatesOptions {
   readonly fetchPositions: () => Promise<readonly VenuePosition[]>;
   /** Full id for a bare numeric id seen on the stream. */
   readonly resolveOrderId?: (raw: string) => string;
-  readonly localAddress?: string;
 }
 
 export class OrderUpdateStream {
@@ -52,15 +40,7 @@ export class OrderUpdateStream {
   constructor(private readonly o: OrderUpdatesOptions) {
     this.socket = new ResilientSocket({
       name: 'ws:orders',
-      url: o.url,
-      clock: o.clock,
-      logger: o.logger,
-      tokens: o.tokens,
-      pingIntervalMs: o.pingIntervalMs,
-      stallMs: o.stallMs,
-      reconnectBaseMs: o.reconnectBaseMs,
-      reconnectMaxMs: o.reconnectMaxMs,
-      handshakeTimeoutMs: o.handshakeTimeoutMs,
+      ...socketConnection(o),
       expectFrames: o.expectFrames ?? (() => false),
       onOpen: (send, reconnect) => {
         send({ action: 'subscribe', mode: 'order_update' });
@@ -71,7 +51,6 @@ export class OrderUpdateStream {
       },
       onMessage: (data) => this.decoder.decode(data, (f) => this.onFrame(f), (e) => this.onDecodeError(e)),
       onState: (connected, detail) => this.subject.next({ kind: 'connection', connected, ts: o.clock.now(), detail }),
-      ...(o.localAddress ? { localAddress: o.localAddress } : {}),
     });
   }
 

@@ -11,8 +11,8 @@ import type { Clock, TimerHandle } from '../../../core/clock.js';
 import type { Logger } from '../../../core/log.js';
 import type { TokenSource } from '../http.js';
 
-export interface ResilientSocketOptions {
-  readonly name: string;
+/** Where a socket connects and how it is kept up: the settings a stream owner passes through as is. */
+export interface SocketConnection {
   readonly url: string;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -22,6 +22,27 @@ export interface ResilientSocketOptions {
   readonly reconnectBaseMs: number;
   readonly reconnectMaxMs: number;
   readonly handshakeTimeoutMs: number;
+  readonly localAddress?: string;
+}
+
+/** Just the connection settings out of an owner's wider options (an absent localAddress stays absent). */
+export function socketConnection(o: SocketConnection): SocketConnection {
+  return {
+    url: o.url,
+    clock: o.clock,
+    logger: o.logger,
+    tokens: o.tokens,
+    pingIntervalMs: o.pingIntervalMs,
+    stallMs: o.stallMs,
+    reconnectBaseMs: o.reconnectBaseMs,
+    reconnectMaxMs: o.reconnectMaxMs,
+    handshakeTimeoutMs: o.handshakeTimeoutMs,
+    ...(o.localAddress ? { localAddress: o.localAddress } : {}),
+  };
+}
+
+export interface ResilientSocketOptions extends SocketConnection {
+  readonly name: string;
   /** Whether frames are expected now (market open); the stall detector only acts then. */
   readonly expectFrames: () => boolean;
   /** Called after every successful open, first and later ones; `reconnect` is true after a drop. */
@@ -29,7 +50,6 @@ export interface ResilientSocketOptions {
   readonly onMessage: (data: Buffer) => void;
   readonly onState?: (connected: boolean, detail: string) => void;
   readonly random?: () => number;
-  readonly localAddress?: string;
 }
 
 export interface SocketStats {
