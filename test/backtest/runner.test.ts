@@ -13,7 +13,7 @@ const t = (hm: string): number => istDateTime(DAY, hm);
 async function run(
   series: CandleSeries[],
   script: Script,
-  extra: { charges?: string; slippageTicks?: number; bothTouched?: 'pessimistic' | 'optimistic' | 'ohlc-path'; cash?: number; participationRate?: number } = {},
+  extra: { charges?: string; slippageTicks?: number; bothTouched?: 'pessimistic' | 'optimistic' | 'ohlc-path'; cash?: number; participationRate?: number; trailing?: 'native' | 'emulated' } = {},
 ) {
   return backtest({
     definition: scripted(series.map((s) => s.instrument), script, [...new Set(series.map((s) => s.interval))]),
@@ -25,6 +25,7 @@ async function run(
     ...(extra.slippageTicks !== undefined ? { slippageTicks: extra.slippageTicks } : {}),
     ...(extra.bothTouched ? { bothTouched: extra.bothTouched } : {}),
     ...(extra.participationRate !== undefined ? { participationRate: extra.participationRate } : {}),
+    ...(extra.trailing ? { trailing: extra.trailing } : {}),
   });
 }
 
@@ -290,8 +291,7 @@ describe('trailing stops', () => {
     validity: 'DAY' as const,
     product: 'INTRADAY' as const,
   });
-  const go = (step: number | undefined, trailing: 'native' | 'emulated') =>
-    backtest({ definition: scripted(['NSE_1'], newScript({ 'NSE_1@09:15': [smart(step)] })), params: {}, series: bars(), instruments: instrumentsForSeries(bars()), charges: 'none', cash: 1_000_000, trailing });
+  const go = (step: number | undefined, trailing: 'native' | 'emulated') => run(bars(), newScript({ 'NSE_1@09:15': [smart(step)] }), { trailing });
 
   it('the stop-loss follows the rise in whole steps and holds when the price turns (native)', async () => {
     // Entry 100.00; the 09:17 high 102.20 is 2.20 above: the stop moves up 4 steps of 0.50 to 101.00,
@@ -317,8 +317,7 @@ describe('trailing stops', () => {
       ]),
     ];
     const intent = { ...smart(50), stopLoss: { triggerPrice: 9_800 } };
-    const one = (trailing: 'native' | 'emulated') =>
-      backtest({ definition: scripted(['NSE_1'], newScript({ 'NSE_1@09:15': [intent] })), params: {}, series: s, instruments: instrumentsForSeries(s), charges: 'none', cash: 1_000_000, trailing });
+    const one = (trailing: 'native' | 'emulated') => run(s, newScript({ 'NSE_1@09:15': [intent] }), { trailing });
     const emulated = await one('emulated');
     expect(emulated.run.alerts.map((a) => a.code)).toContain('TRAILING_EMULATED');
     expect(fillsOf(emulated)).toEqual([
@@ -387,8 +386,7 @@ describe('daily candles', () => {
     });
     return [seriesFromRows('NSE_1', '1day', rows)];
   };
-  const dailyRun = (script: Script) =>
-    backtest({ definition: scripted(['NSE_1'], script, ['1day']), params: {}, series: daily(), instruments: instrumentsForSeries(daily()), charges: 'none', cash: 1_000_000 });
+  const dailyRun = (script: Script) => run(daily(), script);
 
   it('a MARKET order sent on a close fills at the next open; a DAY limit the next day misses expires', async () => {
     let sent = false;
