@@ -55,7 +55,8 @@ function placements(): BenchResult {
   return { metric: 'order placements/s (in-process, mixed types)', value: N / s, unit: 'orders/s', target: 5_000, note: 'the HTTP target; in-process must be far above' };
 }
 
-function candleFills(): BenchResult {
+/** One equity, a virtual clock at the open and an engine matched only by the candle driver. */
+function candleWorld() {
   const inst = equity(0);
   const clock = new VirtualClock(OPEN);
   const engine = new MatchingEngine({
@@ -65,6 +66,11 @@ function candleFills(): BenchResult {
     accountOptions: { openingBalance: 1e13, charges: noCharges },
   });
   const driver = new CandleDriver(engine, { bothTouched: 'pessimistic' });
+  return { inst, clock, engine, driver };
+}
+
+function candleFills(): BenchResult {
+  const { inst, clock, engine, driver } = candleWorld();
   const N = 200_000;
   let price = 100_000;
   let fills = 0;
@@ -93,15 +99,7 @@ function candleFills(): BenchResult {
 }
 
 function candlesWithStandingStop(): BenchResult {
-  const inst = equity(0);
-  const clock = new VirtualClock(OPEN);
-  const engine = new MatchingEngine({
-    instruments: new InstrumentTable([inst]),
-    clock,
-    matchOnArrival: false,
-    accountOptions: { openingBalance: 1e13, charges: noCharges },
-  });
-  const driver = new CandleDriver(engine, { bothTouched: 'pessimistic' });
+  const { inst, engine, driver } = candleWorld();
   engine.onMarket({ instrument: inst.id, ts: OPEN, ltp: 100_000 });
   // A stop far below the market: every candle is played as a full path, nothing fills.
   engine.placeOrder({ instrument: inst.id, side: 'SELL', qty: 1, orderType: 'STOP_LOSS', triggerPrice: 50_000, validity: 'DAY', product: 'INTRADAY' });
