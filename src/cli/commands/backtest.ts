@@ -15,6 +15,10 @@ import { WallClock } from '../../core/clock.js';
 import { createLogger } from '../../core/log.js';
 import { getStrategy, strategyNames } from '../../strategies/registry.js';
 import type { StrategyDefinition } from '../../strategies/strategy.js';
+import { OptionDataFeed, withOptionData } from '../../strategies/short-straddle/option-data-feed.js';
+import { isOptionStrategy } from '../../strategies/short-straddle/option-data.js';
+import type { ExpiredContractRow } from '../../strategies/short-straddle/chain-from-candles.js';
+import type { BrokerClient } from '../../adapters/broker/client.js';
 import { backtest } from '../../../backtest/backtest.js';
 import { chargeModel } from '../../../backtest/charges/charge-preset.js';
 import type { CandleSeries } from '../../../backtest/data/candle-series.js';
@@ -32,6 +36,8 @@ interface BacktestFlags {
   data?: string[];
   symbol?: string[];
   expired?: string[];
+  expiredExpiry?: string;
+  strikes: string;
   segment: 'NFO' | 'BFO';
   interval?: string;
   from?: string;
@@ -124,10 +130,18 @@ function progressBar(enabled: boolean, label: string): { update(done: number, to
   };
 }
 
-async function loadData(f: BacktestFlags): Promise<{ series: CandleSeries[]; sources: LoadSummary[]; known?: InstrumentTable }> {
-  const sources = [f.data?.length ? 'data' : undefined, f.symbol?.length ? 'symbol' : undefined, f.expired?.length ? 'expired' : undefined].filter(Boolean);
-  if (sources.length === 0) throw new ConfigError('backtest: give the candles with --data FILE.csv, --symbol NSE_2885 or --expired <trading_symbol>', {});
-  if (sources.length > 1) throw new ConfigError(`backtest: use one of --data, --symbol and --expired, not ${sources.map((s) => `--${s}`).join(' and ')}`, {});
+interface LoadedData {
+  series: CandleSeries[];
+  sources: LoadSummary[];
+  known?: InstrumentTable;
+  /** --expired-expiry: the chain's contracts and the underlying, for `withOptionData`. */
+  options?: { contracts: ExpiredContractRow[]; underlying: string; underlyingInstrument: string };
+}
+
+async function loadData(f: BacktestFlags, rawParams: Readonly<Record<string, unknown>>): Promise<LoadedData> {
+  const sources = [f.data?.length ? 'data' : undefined, f.symbol?.length ? 'symbol' : undefined, f.expired?.length ? 'expired' : undefined, f.expiredExpiry ? 'expired-expiry' : undefined].filter(Boolean);
+  if (sources.length === 0) throw new ConfigError('backtest: give the candles with --data FILE.csv, --symbol NSE_2885, --expired <trading_symbol> or --expired-expiry NIFTY:YYYY-MM-DD', {});
+  if (sources.length > 1) throw new ConfigError(`backtest: use one of --data, --symbol, --expired and --expired-expiry, not ${sources.map((s) => `--${s}`).join(' and ')}`, {});
   if (f.interval !== undefined && !isInterval(f.interval)) throw flagError('interval', `not a candle interval: ${f.interval} (e.g. 1minute, 5minute, 1day)`);
   const from = f.from !== undefined ? dateFlag('from', f.from) : undefined;
   // --to is inclusive of its day for people: 2025-06-30 means through the close of the 30th.
@@ -166,8 +180,10 @@ async function loadData(f: BacktestFlags): Promise<{ series: CandleSeries[]; sou
     return { series, sources: summaries };
   }
 
+  // An option chain is read minute by minute; other intervals are possible but must be asked for.
+  if (!f.interval && f.expiredExpiry) f.interval = '1minute';
   if (!f.interval) throw flagError('interval', 'is required with --symbol and --expired');
-  if (from === undefined || to === undefined) throw new ConfigError('backtest: --from and --to are required with --symbol and --expired', {});
+  if (from === undefined || to === undefined) throw new ConfigError('backtest: --from and --to are required with --symbol, --expired and --expired-expiry', {});
   const { loadBrokerConfig } = await import('../../adapters/broker/config.js');
   const { createBroker } = await import('../../adapters/broker/broker.js');
   const { defaultCacheDir } = await import('../../adapters/broker/helpers/cache-dir.js');
@@ -177,6 +193,25 @@ async function loadData(f: BacktestFlags): Promise<{ series: CandleSeries[]; sou
   const broker = createBroker(loadBrokerConfig(), { clock, logger: createLogger({ name: 'backtest', level: process.env['TARANG_LOG_LEVEL'] ?? 'warn' }), autoRenew: false });
   const bar = progressBar(f.progress, 'download');
   try {
+    if (f.expiredExpiry) {
+      const { parseExpiredExpiry, loadExpiredChain } = await import('../../../backtest/data/expired-chain.js');
+      const { underlying, expiry } = parseExpiredExpiry(f.expiredExpiry);
+      const underlyingInstrument = typeof rawParams['underlyingInstrument'] === 'string' ? rawParams['underlyingInstrument'] : await indexCode(broker.client, clock, underlying);
+      const chain = await loadExpiredChain(broker.client, clock, {
+        underlying,
+        expiry,
+        underlyingCode: underlyingInstrument,
+        interval: f.interval as Interval,
+        from,
+        to,
+        strikes: wholeNumber('strikes', f.strikes, 1),
+        segment: f.segment,
+        ...(f.cache ? { cacheDir: defaultCacheDir() } : {}),
+        session: f.session,
+        onProgress: (_code, d, t) => bar.update(d, t),
+      });
+      return { series: chain.series, sources: chain.sources, known: new InstrumentTable(chain.instruments), options: { contracts: chain.contracts, underlying, underlyingInstrument } };
+    }
     // Expired contracts: their lot size, strike and expiry come from the expired-contract search.
     const known = f.expired?.length ? new InstrumentTable(await resolveExpiredContracts(broker.client, f.expired, f.segment)) : undefined;
     const r = await loadBrokerCandles(broker.client, clock, {
@@ -194,6 +229,15 @@ async function loadData(f: BacktestFlags): Promise<{ series: CandleSeries[]; sou
     bar.stop();
     await broker.close();
   }
+}
+
+/** Scrip code of an index underlying (`NIFTY` -> `NIDX_13`) from the index instrument master. */
+async function indexCode(client: BrokerClient, clock: WallClock, underlying: string): Promise<string> {
+  const { loadInstrumentMaster } = await import('../../adapters/broker/helpers/instrument-master.js');
+  const m = await loadInstrumentMaster(client, clock, 'index');
+  const found = m.instruments.find((i) => i.kind === 'INDEX' && (i.symbol === underlying || i.tradingSymbol === underlying));
+  if (!found) throw flagError('expired-expiry', `${underlying} is not an index in the instrument master; give its scrip code with --param underlyingInstrument=NSE_...`);
+  return found.id;
 }
 
 function printMetrics(doc: Record<string, unknown>): void {
@@ -241,15 +285,22 @@ async function action(f: BacktestFlags): Promise<void> {
   };
   if (settings.participationRate !== undefined && settings.participationRate > 1) throw flagError('partial-fills', 'is a share of each candle\'s volume, at most 1 (e.g. 0.1)');
 
-  const { series, sources, known } = await loadData(f);
+  const params: Record<string, unknown> = {};
+  for (const [k, v] of keyValues('param', f.param)) params[k] = scalar(v);
+  if (f.expiredExpiry && f.sweep?.length) throw flagError('sweep', 'is not available with --expired-expiry yet; run one parameter set at a time');
+  const { series, sources, known, options } = await loadData(f, params);
   for (const s of sources) process.stderr.write(`${describeSummary(s)}\n`);
   const tickSize = f.tick !== undefined ? parsePaise(f.tick, '--tick') : undefined;
   const lotSize = f.lot !== undefined ? wholeNumber('lot', f.lot, 1) : undefined;
   const instruments = instrumentsForSeries(series, { ...(tickSize !== undefined ? { tickSize } : {}), ...(lotSize !== undefined ? { lotSize } : {}) }, known);
 
-  const params: Record<string, unknown> = {};
-  for (const [k, v] of keyValues('param', f.param)) params[k] = scalar(v);
   const keys = schemaKeys(definition);
+  if (options) {
+    // The strategy trades the loaded chain: it builds each snapshot from the closes seen so far.
+    if (keys.has('underlying') && params['underlying'] === undefined) params['underlying'] = options.underlying;
+    if (keys.has('underlyingInstrument') && params['underlyingInstrument'] === undefined) params['underlyingInstrument'] = options.underlyingInstrument;
+    definition = optionDataDefinition(definition, options.contracts);
+  }
   // One-instrument strategies get the data's instrument and interval unless told otherwise.
   if (keys.has('instrument') && params['instrument'] === undefined) params['instrument'] = series[0]!.instrument;
   if (keys.has('interval') && params['interval'] === undefined) params['interval'] = series[0]!.interval;
@@ -297,6 +348,21 @@ async function action(f: BacktestFlags): Promise<void> {
   if (out.run.fills.length === 0) process.stderr.write(`note: no fills; final equity ₹${formatRupees(cash)} is the starting cash\n`);
 }
 
+/**
+ * The definition with each instance wrapped by `withOptionData` over a chain's contracts (the same
+ * mechanism the daemon uses with live chains). Only for strategies that declare `optionChains`.
+ */
+function optionDataDefinition(def: StrategyDefinition, contracts: readonly ExpiredContractRow[]): StrategyDefinition {
+  return {
+    ...def,
+    create: (p, info) => {
+      const s = def.create(p, info);
+      if (!isOptionStrategy(s)) throw flagError('expired-expiry', `strategy ${def.name} declares no optionChains; --expired-expiry is for option strategies such as short-straddle`);
+      return withOptionData(s, new OptionDataFeed(), { contracts });
+    },
+  };
+}
+
 export function register(program: Command): void {
   program
     .command('backtest')
@@ -304,6 +370,8 @@ export function register(program: Command): void {
     .option('--data <file>', 'candle CSV file (repeat for several)', collect)
     .option('--symbol <code>', 'scrip code to download through the broker (repeatable), e.g. NSE_2885', collect)
     .option('--expired <trading_symbol>', 'expired F&O contract by trading symbol (repeatable), e.g. NIFTY24DEC24000CE', collect)
+    .option('--expired-expiry <underlying:date>', 'an option strategy on one expired expiry, e.g. NIFTY:2026-11-18: its contracts near the underlying and their candles (default interval 1minute)')
+    .option('--strikes <n>', 'with --expired-expiry: strikes beyond the underlying\'s range loaded on each side', '10')
     .addOption(new Option('--segment <segment>', 'segment of --expired contracts').choices(['NFO', 'BFO']).default('NFO'))
     .option('--interval <interval>', 'candle interval (required with --symbol/--expired; inferred for CSV)')
     .option('--from <date>', 'first day, YYYY-MM-DD (IST)')
