@@ -36,21 +36,9 @@ import { istDayStart } from '../../core/time.js';
 import { mergeStatus, statusForFill } from './order-status-merge.js';
 import type { VenueFill, VenueOrderState } from './venue.js';
 
-export interface NewOrder {
-  readonly tag: string;
-  readonly strategyId: string;
-  readonly instrument: string;
-  readonly side: Side;
-  readonly qty: number;
-  readonly orderType: OrderType;
-  readonly product: Product;
-  readonly validity: Validity;
-  readonly limitPrice?: Paise;
-  readonly triggerPrice?: Paise;
-  readonly parentTag?: string;
-  readonly leg?: SmartLegName;
-  /** Tag of the order this one replaces (cancel-and-replace). */
-  readonly replaces?: string;
+/** An order as first described: the snapshot's own fields, before any venue answer. */
+export interface NewOrder
+  extends Pick<OrderSnapshot, 'tag' | 'strategyId' | 'instrument' | 'side' | 'qty' | 'orderType' | 'product' | 'validity' | 'limitPrice' | 'triggerPrice' | 'parentTag' | 'leg' | 'replaces'> {
   /** Modifications already spent (an adopted order). */
   readonly modifications?: number;
 }
