@@ -1,13 +1,15 @@
 /**
- * Parameter sweeps on all cores: a pool of worker_threads reading the candles from shared memory,
- * fed one combination at a time (so fast and slow combinations balance themselves). Results are
- * kept by combination number and ranked by the chosen metric with the combination number as
- * the tie-break, so the output is identical for the same input whatever the scheduling.
+ * Parameter sweeps on all cores: the main thread plus a pool of worker_threads reading the
+ * candles from shared memory, fed one combination at a time (so fast and slow combinations
+ * balance themselves). Results are kept by combination number and ranked by the chosen metric
+ * with the combination number as the tie-break, so the output is identical for the same input
+ * whatever the scheduling and the number of lanes.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { ConfigError } from '../../src/core/errors.js';
 import type { CandleSeries } from '../data/candle-series.js';
+import { comboRunner } from './sweep-combo.js';
 import type { SweepJob, SweepReply } from './sweep-types.js';
 
 /** Metrics a sweep can rank by; `max_drawdown` ranks lowest first, the rest highest first. */
@@ -95,36 +97,59 @@ export function rankRows(rows: SweepRow[], m: RankMetric): SweepRow[] {
 export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
   const total = o.grid.length;
   if (total === 0) throw new ConfigError('the sweep grid is empty', {});
-  const n = Math.max(1, Math.min(o.workers ?? availableParallelism(), total));
+  const lanes = Math.max(1, Math.min(o.workers ?? availableParallelism(), total));
   const rows: SweepRow[] = o.grid.map((params, index) => ({ index, params }));
-  const { code } = workerSource();
-  const job: SweepJob = { ...o.job, series: shareSeries(o.job.series) };
+  const job: SweepJob = { ...o.job, series: lanes > 1 ? shareSeries(o.job.series) : o.job.series };
   let next = 0;
   let done = 0;
   const workers: Worker[] = [];
+  let failed = false;
   try {
     await new Promise<void>((resolve, reject) => {
+      const fail = (e: unknown): void => {
+        failed = true;
+        reject(e);
+      };
+      const settle = (r: SweepReply): void => {
+        rows[r.index] = r.error !== undefined ? { ...rows[r.index]!, error: r.error } : { ...rows[r.index]!, metrics: r.metrics, finalEquity: r.finalEquity };
+        done++;
+        o.onProgress?.(done, total);
+        if (done === total) resolve();
+      };
       const feed = (w: Worker): void => {
         if (next >= total) return;
         const index = next++;
         w.postMessage({ index, params: o.grid[index] });
       };
-      for (let k = 0; k < n; k++) {
-        const w = new Worker(code, { eval: true, workerData: job });
+      // The main thread is one of the lanes: it has every module loaded already, so it starts at
+      // once while the workers boot (a worker's start-up, loading the engine through tsx, is about
+      // a second), and a one-lane sweep needs no worker at all. Each worker keeps a second
+      // combination queued, so it never waits for the main lane (which answers messages only
+      // between its own combinations).
+      for (let k = 1; k < lanes; k++) {
+        const w = new Worker(workerSource().code, { eval: true, workerData: job });
         workers.push(w);
         w.on('message', (r: SweepReply) => {
-          rows[r.index] = r.error !== undefined ? { ...rows[r.index]!, error: r.error } : { ...rows[r.index]!, metrics: r.metrics, finalEquity: r.finalEquity };
-          done++;
-          o.onProgress?.(done, total);
-          if (done === total) resolve();
-          else feed(w);
+          settle(r);
+          if (done < total) feed(w);
         });
-        w.on('error', reject);
+        w.on('error', fail);
         w.on('exit', (c) => {
-          if (done < total && c !== 0) reject(new Error(`sweep worker exited with code ${c}`));
+          if (done < total && c !== 0) fail(new Error(`sweep worker exited with code ${c}`));
         });
         feed(w);
+        feed(w);
       }
+      const run = comboRunner(job);
+      void (async () => {
+        while (next < total && !failed) {
+          const index = next++;
+          // Cloned like a worker's answer, so a row is the same object shape whoever ran it.
+          settle(structuredClone(await run({ index, params: o.grid[index]! })));
+          // Let the workers' answers in (and feed them) before the next combination.
+          await new Promise<void>((r) => setImmediate(r));
+        }
+      })().catch(fail);
     });
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));

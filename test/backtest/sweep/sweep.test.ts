@@ -76,6 +76,8 @@ describe('sweeps on worker threads', () => {
       const ok = a.filter((r) => r.error === undefined);
       expect(ok.map((r) => r.rank)).toEqual([1, 2, 3, 4]);
       expect(ok.every((r) => typeof r.metrics?.['total_return'] === 'number')).toBe(true);
+      // One lane (the main thread alone, no worker) gives the very same ranked rows.
+      expect(await runSweep({ job, grid, rank: 'total_return', workers: 1 })).toEqual(a);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,0 +1,35 @@
+/**
+ * One sweep combination: the same `backtest()` as a single run, answered as a SweepReply. Used by
+ * the worker threads and by the main thread's own lane (sweep.ts), so a row is computed the same
+ * way wherever it runs.
+ */
+import { describeError } from '../../src/core/errors.js';
+import { InstrumentTable } from '../../src/core/instruments.js';
+import { getStrategy } from '../../src/strategies/registry.js';
+import { backtest } from '../backtest.js';
+import { buildJsonReport } from '../report/backtest-result.js';
+import type { SweepJob, SweepReply, SweepTask } from './sweep-types.js';
+
+export type ComboRunner = (task: SweepTask) => Promise<SweepReply>;
+
+export function comboRunner(job: SweepJob): ComboRunner {
+  const instruments = new InstrumentTable(job.instruments);
+  const definition = getStrategy(job.strategy);
+  return async (task) => {
+    try {
+      const out = await backtest({
+        definition,
+        params: { ...job.params, ...task.params },
+        series: job.series,
+        instruments,
+        charges: job.charges,
+        ...job.settings,
+        ...(job.risk ? { risk: job.risk } : {}),
+      });
+      const doc = buildJsonReport(out.report);
+      return { index: task.index, metrics: doc['metrics'] as Record<string, unknown>, finalEquity: doc['final_equity'] as number };
+    } catch (e) {
+      return { index: task.index, error: describeError(e) };
+    }
+  };
+}
