@@ -89,7 +89,8 @@ export class EventBus {
         this.deliver(next);
       }
     } finally {
-      this.queue.length = 0;
+      // Most events queue nothing: setting an array's length is a runtime call even when it is 0.
+      if (this.queue.length !== 0) this.queue.length = 0;
       this.head = 0;
       this.dispatching = false;
     }
