@@ -9,7 +9,7 @@
  * (CandleEvent.ts). Files labelled by bar end are converted at load time.
  */
 import type { Interval } from '../../src/core/candles.js';
-import type { Paise } from '../../src/core/money.js';
+import type { CandleEvent } from '../../src/core/events.js';
 
 export interface CandleSeries {
   /** Instrument id used on the bus (a scrip code like `NSE_2885`, or the file's symbol). */
@@ -30,16 +30,7 @@ export interface CandleSeries {
 }
 
 /** One candle read out of a series (for tests and reports; the replay reads the arrays). */
-export interface CandleRow {
-  readonly start: number;
-  readonly ts: number;
-  readonly open: Paise;
-  readonly high: Paise;
-  readonly low: Paise;
-  readonly close: Paise;
-  readonly volume: number;
-  readonly oi?: number;
-}
+export type CandleRow = Pick<CandleEvent, 'start' | 'ts' | 'open' | 'high' | 'low' | 'close' | 'volume' | 'oi'>;
 
 export function candleAt(s: CandleSeries, i: number): CandleRow {
   if (i < 0 || i >= s.length) throw new RangeError(`candle ${i} outside series of ${s.length}`);
