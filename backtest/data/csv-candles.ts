@@ -112,6 +112,171 @@ function lineEndAt(b: Uint8Array, p: number): number {
   return i < 0 ? b.length : i;
 }
 
+/**
+ * State the row loop shares with `fastRows`: the date and symbol caches and the running counts.
+ * Copied into locals on entry and back on exit so the hot loop keeps them in registers.
+ */
+interface RowState {
+  lineNo: number;
+  rows: number;
+  anyTime: boolean;
+  allTime: boolean;
+  rounded: number;
+  lastDate: number;
+  lastDateHasTime: boolean;
+  lastDateS: number;
+  lastDateE: number;
+  lastKeyS: number;
+  lastKeyE: number;
+}
+
+/**
+ * The common row, in a small function of its own (TurboFan compiles and keeps it far better than
+ * the general loop, ~2x on a million rows): no double quote, not blank, the same date bytes as
+ * the cached date, the same symbol bytes as the row before, every field valid. It stops at the
+ * first row that is anything else and returns that row's start, untouched, for the general loop;
+ * what it does to a row it accepts is exactly what the general loop would do.
+ */
+function fastRows(
+  b: Uint8Array,
+  pos: number,
+  n: number,
+  st: RowState,
+  roles: Int8Array,
+  fieldS: Int32Array,
+  fieldE: Int32Array,
+  hasTimeCol: boolean,
+  symIdx: number,
+  bld: SeriesBuilder,
+): number {
+  const nFields = roles.length;
+  const dS = st.lastDateS;
+  const dLen = st.lastDateE - st.lastDateS;
+  const cachedDate = st.lastDate;
+  const cachedHasTime = st.lastDateHasTime;
+  if (cachedDate !== cachedDate || dLen < 0) return pos;
+  const kS = st.lastKeyS;
+  const kLen = st.lastKeyE - st.lastKeyS;
+  if (symIdx >= 0 && kS < 0) return pos;
+  let lineNo = st.lineNo;
+  let rows = st.rows;
+  let anyTime = st.anyTime;
+  let allTime = st.allTime;
+  let roundedTotal = st.rounded;
+  rowLoop: while (pos < n) {
+    let f = 0;
+    let fs = pos;
+    let i = pos;
+    for (; i < n; i++) {
+      const c = b[i]!;
+      if (c === 10) break;
+      if (c === 44) {
+        if (f < nFields) {
+          fieldS[f] = fs;
+          fieldE[f] = i;
+        }
+        f++;
+        fs = i + 1;
+      } else if (c === 34) break rowLoop;
+    }
+    let le = i;
+    if (le > pos && b[le - 1] === 13) le--;
+    if (le === pos) break;
+    if (f < nFields) {
+      fieldS[f] = fs;
+      fieldE[f] = le;
+    }
+    f++;
+    for (let k = f; k < nFields; k++) fieldS[k] = fieldE[k] = le;
+    let date = NaN;
+    let time = NaN;
+    let op = NaN;
+    let hi = NaN;
+    let lo = NaN;
+    let cl = NaN;
+    let vol = 0;
+    let oi = 0;
+    let rounded = 0;
+    let hasTime = false;
+    for (let k = 0; k < nFields; k++) {
+      const role = roles[k]!;
+      if (role === R.NONE) continue;
+      const s = fieldS[k]!;
+      const e = fieldE[k]!;
+      switch (role) {
+        case R.DATE: {
+          if (e - s !== dLen) break rowLoop;
+          for (let q = 0; q < dLen; q++) if (b[s + q] !== b[dS + q]) break rowLoop;
+          date = cachedDate;
+          hasTime = cachedHasTime;
+          break;
+        }
+        case R.TIME:
+          time = parseTimeField(b, s, e);
+          break;
+        case R.OPEN:
+          op = parsePaiseField(b, s, e);
+          rounded += numberFlags.rounded ? 1 : 0;
+          if (!(op > 0)) break rowLoop;
+          break;
+        case R.HIGH:
+          hi = parsePaiseField(b, s, e);
+          rounded += numberFlags.rounded ? 1 : 0;
+          if (!(hi > 0)) break rowLoop;
+          break;
+        case R.LOW:
+          lo = parsePaiseField(b, s, e);
+          rounded += numberFlags.rounded ? 1 : 0;
+          if (!(lo > 0)) break rowLoop;
+          break;
+        case R.CLOSE:
+          cl = parsePaiseField(b, s, e);
+          rounded += numberFlags.rounded ? 1 : 0;
+          if (!(cl > 0)) break rowLoop;
+          break;
+        case R.VOLUME:
+          if (e > s) {
+            vol = parseQtyField(b, s, e);
+            if (vol !== vol) break rowLoop;
+          }
+          break;
+        case R.OI:
+          if (e > s) {
+            oi = parseQtyField(b, s, e);
+            if (oi !== oi) break rowLoop;
+          }
+          break;
+        default:
+          break;
+      }
+    }
+    if (!hasTime && hasTimeCol) {
+      if (time !== time) break;
+      date += time;
+      hasTime = true;
+    }
+    if (symIdx >= 0) {
+      const ks = fieldS[symIdx]!;
+      if (fieldE[symIdx]! - ks !== kLen) break;
+      for (let q = 0; q < kLen; q++) if (b[ks + q] !== b[kS + q]) break rowLoop;
+    }
+    // Accepted: the general loop's bookkeeping for a good row.
+    lineNo++;
+    if (hasTime) anyTime = true;
+    else allTime = false;
+    roundedTotal += rounded;
+    rows++;
+    bld.push(date, op, hi, lo, cl, vol, oi, lineNo);
+    pos = i + 1;
+  }
+  st.lineNo = lineNo;
+  st.rows = rows;
+  st.anyTime = anyTime;
+  st.allTime = allTime;
+  st.rounded = roundedTotal;
+  return pos;
+}
+
 // Hot-loop note: no closure below captures `b`, `n` or `pos`, so V8 keeps them in registers
 // instead of a context object (worth ~40% of the parse time).
 export function parseCsvCandles(b: Uint8Array, source: string, o: CsvLoadOptions = {}): CsvLoadResult {
@@ -205,7 +370,41 @@ export function parseCsvCandles(b: Uint8Array, source: string, o: CsvLoadOptions
     if (badRows.length < MAX_BAD_ROWS_LISTED) badRows.push(row);
   };
 
+  // Rows the fast path takes (see fastRows); after a row it declines, the general loop takes a
+  // growing number of rows before trying it again, so files it never suits (a date per row,
+  // quoted fields) pay almost nothing for it.
+  const fastSym = hasSymbol && !isDerivative ? layout.index.symbol! : -1;
+  const fastOk = !isDerivative;
+  const st: RowState = { lineNo: 0, rows: 0, anyTime: false, allTime: true, rounded: 0, lastDate: NaN, lastDateHasTime: false, lastDateS: 0, lastDateE: -1, lastKeyS: -1, lastKeyE: -1 };
+  let backoff = 0;
+  let skip = 0;
+
   while (pos < n) {
+    if (fastOk && lastBuilder !== null && skip-- <= 0) {
+      st.lineNo = lineNo;
+      st.rows = rows;
+      st.anyTime = anyTime;
+      st.allTime = allTime;
+      st.rounded = 0;
+      st.lastDate = lastDate;
+      st.lastDateHasTime = lastDateHasTime;
+      st.lastDateS = lastDateS;
+      st.lastDateE = lastDateE;
+      st.lastKeyS = lastKeyS;
+      st.lastKeyE = lastKeyE;
+      const at = fastRows(b, pos, n, st, roles, fieldS, fieldE, hasTimeCol, fastSym, lastBuilder);
+      if (at !== pos) {
+        lineNo = st.lineNo;
+        rows = st.rows;
+        anyTime = st.anyTime;
+        allTime = st.allTime;
+        repairs.roundedToPaise += st.rounded;
+        pos = at;
+        backoff = 0;
+        if (pos >= n) break;
+      } else backoff = Math.min(64, backoff * 2 + 1);
+      skip = backoff;
+    }
     // Cut fields and find the line end in one pass over the bytes (a Buffer.indexOf per line
     // costs more than the scan: it goes through a JS wrapper into C++). Commas inside double
     // quotes are not separators.
