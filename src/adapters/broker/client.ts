@@ -212,6 +212,11 @@ export class BrokerClient {
     return this.get('/trade-book', TradesSchema, { segment });
   }
 
+  /** A placement write: resent after a lost answer only while no order of the day carries its tag. */
+  private placementSpec(path: string, body: Record<string, unknown>, remarks: string): RequestSpec {
+    return { method: 'POST', path, body, write: true, beforeResend: async () => (await this.findByRemarks(remarks)).length === 0 };
+  }
+
   /** Every order of the day tagged `remarks` (normally one; smart orders have one per leg). */
   async findByRemarks(remarks: string): Promise<OrderRecord[]> {
     return (await this.orderBook()).filter((o) => o.remarks === remarks);
@@ -219,13 +224,7 @@ export class BrokerClient {
 
   async placeOrder(input: PlaceOrderRequest): Promise<WriteResult> {
     const req = this.validate(PlaceOrderRequestSchema, input, 'placeOrder') as PlaceOrderRequest;
-    const spec: RequestSpec = {
-      method: 'POST',
-      path: '/order',
-      body: placeOrderBody(req),
-      write: true,
-      beforeResend: async () => (await this.findByRemarks(req.remarks)).length === 0,
-    };
+    const spec = this.placementSpec('/order', placeOrderBody(req), req.remarks);
     const settle = async (): Promise<WriteResult | undefined> => {
       const found = await this.findByRemarks(req.remarks);
       const o = found[0];
@@ -264,13 +263,7 @@ export class BrokerClient {
 
   async placeSmartOrder(o: SmartOrderRequest): Promise<SmartWriteResult> {
     if (!o.remarks || o.remarks.length > 100) throw new InputException('placeSmartOrder: remarks (the client tag, 1 to 100 characters) is required', { field: 'remarks' });
-    const spec: RequestSpec = {
-      method: 'POST',
-      path: '/smart/order',
-      body: smartOrderBody(o),
-      write: true,
-      beforeResend: async () => (await this.findByRemarks(o.remarks)).length === 0,
-    };
+    const spec = this.placementSpec('/smart/order', smartOrderBody(o), o.remarks);
     const settle = async (): Promise<SmartWriteResult | undefined> => {
       const found = await this.findByRemarks(o.remarks);
       if (found.length === 0) return undefined;
