@@ -21,6 +21,7 @@ import { RedisRateBudget } from '../redis/limiter.js';
 import { TokenManager } from './token-manager.js';
 import { MarketDataStream } from './ws/market-data.js';
 import { OrderUpdateStream, type OrderUpdatesOptions } from './ws/order-updates.js';
+import type { SocketConnection } from './ws/resilient-socket.js';
 
 export interface BrokerOptions {
   readonly clock?: Clock;
@@ -86,25 +87,33 @@ export class Broker {
     return this.config.orderWsUrl === this.config.wsUrl ? Math.max(1, ws.maxConnections - 1) : ws.maxConnections;
   }
 
+  /** How every stream of this broker connects to `url` and stays up (config.ws, shared clock, tokens). */
+  private socketConnection(url: string): SocketConnection {
+    const ws = this.config.ws;
+    return {
+      url,
+      clock: this.clock,
+      logger: this.logger,
+      tokens: this.tokens,
+      pingIntervalMs: ws.pingIntervalMs,
+      stallMs: ws.stallMs,
+      reconnectBaseMs: ws.reconnectBaseMs,
+      reconnectMaxMs: ws.reconnectMaxMs,
+      handshakeTimeoutMs: ws.handshakeTimeoutMs,
+      ...(this.config.localAddress ? { localAddress: this.config.localAddress } : {}),
+    };
+  }
+
   /** The market data stream (created on first use; connections open as instruments are subscribed). */
   marketData(): MarketDataStream {
     if (!this.market) {
       const ws = this.config.ws;
       this.market = new MarketDataStream({
-        url: this.requireUrl(this.config.wsUrl, 'wsUrl (TARANG_WS_URL)'),
-        clock: this.clock,
-        logger: this.logger,
-        tokens: this.tokens,
+        ...this.socketConnection(this.requireUrl(this.config.wsUrl, 'wsUrl (TARANG_WS_URL)')),
         maxConnections: this.marketConnections(),
         maxInstrumentsPerConnection: ws.maxInstrumentsPerConnection,
         maxInstrumentsPerFrame: ws.maxInstrumentsPerFrame,
-        pingIntervalMs: ws.pingIntervalMs,
-        stallMs: ws.stallMs,
-        reconnectBaseMs: ws.reconnectBaseMs,
-        reconnectMaxMs: ws.reconnectMaxMs,
-        handshakeTimeoutMs: ws.handshakeTimeoutMs,
         expectFrames: () => this.marketOpen(this.clock.now()),
-        ...(this.config.localAddress ? { localAddress: this.config.localAddress } : {}),
       });
     }
     return this.market;
@@ -115,18 +124,9 @@ export class Broker {
     if (!this.orders) {
       const ws = this.config.ws;
       this.orders = new OrderUpdateStream({
-        url: this.requireUrl(this.config.orderWsUrl, 'orderWsUrl (TARANG_ORDER_WS_URL) or wsUrl (TARANG_WS_URL)'),
-        clock: this.clock,
-        logger: this.logger,
-        tokens: this.tokens,
-        pingIntervalMs: ws.pingIntervalMs,
-        stallMs: ws.stallMs,
-        reconnectBaseMs: ws.reconnectBaseMs,
-        reconnectMaxMs: ws.reconnectMaxMs,
-        handshakeTimeoutMs: ws.handshakeTimeoutMs,
+        ...this.socketConnection(this.requireUrl(this.config.orderWsUrl, 'orderWsUrl (TARANG_ORDER_WS_URL) or wsUrl (TARANG_WS_URL)')),
         positionPollMs: ws.positionPollMs,
         ...io,
-        ...(this.config.localAddress ? { localAddress: this.config.localAddress } : {}),
       });
       this.orders.start();
     }
