@@ -38,8 +38,8 @@ import type { ExecutionConfigInput } from '../src/adapters/execution/config.js';
 import { CandleDriver, MatchingEngine, type BothTouchedRule, type CandleInput } from '../src/adapters/simulator/matching/index.js';
 import type { ChargeModel } from './charges/charge-preset.js';
 import type { CandleSeries } from './data/candle-series.js';
-import { mergeSeries } from './data/merge.js';
-import { createBacktestEngine } from './engine-factory.js';
+import { mergeSeries, type MergedOrder } from './data/merge.js';
+import { createBacktestEngine, type BacktestEngine } from './engine-factory.js';
 import { EquityRecorder, freeze, type EquityCurve } from './metrics/equity-curve.js';
 import type { FillRecord } from './metrics/trades.js';
 import { BacktestVenue } from './venue.js';
@@ -102,6 +102,101 @@ export interface BacktestRun {
 
 function sessionCloseOf(ts: number): number {
   return Math.floor((ts + IST_OFFSET_MS) / DAY_MS) * DAY_MS - IST_OFFSET_MS + SESSION_CLOSE_MINUTE * MINUTE_MS;
+}
+
+interface ReplayParts {
+  readonly series: readonly CandleSeries[];
+  readonly order: MergedOrder;
+  readonly firstStart: number;
+  readonly clock: VirtualClock;
+  readonly matching: MatchingEngine;
+  readonly driver: CandleDriver;
+  readonly engine: BacktestEngine;
+  readonly recorder: EquityRecorder;
+  readonly ids: readonly string[];
+  readonly intraday: boolean;
+  readonly onProgress: ((done: number, total: number) => void) | undefined;
+  readonly every: number;
+}
+
+/**
+ * The replay loop (steps 1-5 of the file comment); returns the last close time. A plain function
+ * of its own, apart from the async set-up around it, so that V8 compiles the hot loop early and
+ * small (a cold run is what the CLI and the bench pay).
+ */
+function replay(p: ReplayParts): number {
+  const { series, order, firstStart, clock, matching, driver, engine, recorder, ids, intraday, onProgress, every } = p;
+  const total = order.length;
+  let sessionDay = -1;
+  let sessionOpen = false;
+  let lastT = firstStart;
+  const account = matching.account;
+  const played: { -readonly [K in keyof CandleInput]-?: CandleInput[K] } = { instrument: '', start: 0, ts: 0, open: 0, high: 0, low: 0, close: 0, volume: 0 };
+  const seriesOf = order.series;
+  const indexOf = order.index;
+  let i = 0;
+  while (i < total) {
+    const T = series[seriesOf[i]!]!.ts[indexOf[i]!]!;
+    // The group of candles closing at T is the run [i, j) of the merged order.
+    let j = i + 1;
+    while (j < total && series[seriesOf[j]!]!.ts[indexOf[j]!]! === T) j++;
+
+    // 1-2. Sessions, then the group's price paths through the matching engine.
+    for (let g = i; g < j; g++) {
+      const s = series[seriesOf[g]!]!;
+      const c = indexOf[g]!;
+      const start = s.start[c]!;
+      const day = Math.floor((start + IST_OFFSET_MS) / DAY_MS);
+      if (day !== sessionDay) {
+        if (sessionOpen && intraday) matching.expireSession(lastT);
+        if (start > clock.now()) clock.advanceTo(start);
+        matching.openSession(start);
+        sessionOpen = true;
+        sessionDay = day;
+      } else if (start > clock.now()) clock.advanceTo(start);
+      // One mutable input reused for every candle: the driver reads it and keeps nothing.
+      played.instrument = s.instrument;
+      played.start = start;
+      played.ts = T;
+      played.open = s.open[c]!;
+      played.high = s.high[c]!;
+      played.low = s.low[c]!;
+      played.close = s.close[c]!;
+      played.volume = s.volume[c]!;
+      driver.playCandle(played);
+    }
+    // 3. The close: DAY and IOC orders expire before anyone sees the last candle.
+    if (intraday && sessionOpen && T >= sessionCloseOf(T - 1)) {
+      if (T > clock.now()) clock.advanceTo(T);
+      matching.expireSession(T);
+      sessionOpen = false;
+    } else if (!intraday) {
+      if (T > clock.now()) clock.advanceTo(T);
+      matching.expireSession(T);
+      matching.openSession(T);
+    }
+    // 4. Strategies see the candles.
+    if (T > clock.now()) clock.advanceTo(T);
+    for (let g = i; g < j; g++) {
+      const s = series[seriesOf[g]!]!;
+      const c = indexOf[g]!;
+      // Two literal shapes (with and without OI) keep the event objects monomorphic.
+      const ev: CandleEvent = s.oi
+        ? { type: 'candle', ts: T, instrument: s.instrument, interval: s.interval, start: s.start[c]!, open: s.open[c]!, high: s.high[c]!, low: s.low[c]!, close: s.close[c]!, volume: s.volume[c]!, oi: s.oi[c]! }
+        : { type: 'candle', ts: T, instrument: s.instrument, interval: s.interval, start: s.start[c]!, open: s.open[c]!, high: s.high[c]!, low: s.low[c]!, close: s.close[c]!, volume: s.volume[c]! };
+      engine.publishCandle(ev);
+    }
+    // 5. Equity at the close of T.
+    let exposed = false;
+    for (let k = 0; k < ids.length && !exposed; k++) exposed = account.hasPosition(ids[k]!) && account.netQty(ids[k]!) !== 0;
+    recorder.record(T, account.equity(), exposed);
+    lastT = T;
+    const before = i;
+    i = j;
+    if (onProgress && Math.floor(i / every) !== Math.floor(before / every)) onProgress(i, total);
+  }
+  if (intraday && sessionOpen) matching.expireSession(lastT);
+  return lastT;
 }
 
 export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
@@ -172,78 +267,10 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   const total = order.length;
   const recorder = new EquityRecorder(total / Math.max(1, series.length) + 16);
   const every = input.progressEvery ?? 100_000;
-  const account = matching.account;
 
   await engine.start();
   const t0 = performance.now();
-  let sessionDay = -1;
-  let sessionOpen = false;
-  let lastT = firstStart;
-  const played: { -readonly [K in keyof CandleInput]-?: CandleInput[K] } = { instrument: '', start: 0, ts: 0, open: 0, high: 0, low: 0, close: 0, volume: 0 };
-  const seriesOf = order.series;
-  const indexOf = order.index;
-  let i = 0;
-  while (i < total) {
-    const T = series[seriesOf[i]!]!.ts[indexOf[i]!]!;
-    // The group of candles closing at T is the run [i, j) of the merged order.
-    let j = i + 1;
-    while (j < total && series[seriesOf[j]!]!.ts[indexOf[j]!]! === T) j++;
-
-    // 1-2. Sessions, then the group's price paths through the matching engine.
-    for (let g = i; g < j; g++) {
-      const s = series[seriesOf[g]!]!;
-      const c = indexOf[g]!;
-      const start = s.start[c]!;
-      const day = Math.floor((start + IST_OFFSET_MS) / DAY_MS);
-      if (day !== sessionDay) {
-        if (sessionOpen && intraday) matching.expireSession(lastT);
-        if (start > clock.now()) clock.advanceTo(start);
-        matching.openSession(start);
-        sessionOpen = true;
-        sessionDay = day;
-      } else if (start > clock.now()) clock.advanceTo(start);
-      // One mutable input reused for every candle: the driver reads it and keeps nothing.
-      played.instrument = s.instrument;
-      played.start = start;
-      played.ts = T;
-      played.open = s.open[c]!;
-      played.high = s.high[c]!;
-      played.low = s.low[c]!;
-      played.close = s.close[c]!;
-      played.volume = s.volume[c]!;
-      driver.playCandle(played);
-    }
-    // 3. The close: DAY and IOC orders expire before anyone sees the last candle.
-    if (intraday && sessionOpen && T >= sessionCloseOf(T - 1)) {
-      if (T > clock.now()) clock.advanceTo(T);
-      matching.expireSession(T);
-      sessionOpen = false;
-    } else if (!intraday) {
-      if (T > clock.now()) clock.advanceTo(T);
-      matching.expireSession(T);
-      matching.openSession(T);
-    }
-    // 4. Strategies see the candles.
-    if (T > clock.now()) clock.advanceTo(T);
-    for (let g = i; g < j; g++) {
-      const s = series[seriesOf[g]!]!;
-      const c = indexOf[g]!;
-      // Two literal shapes (with and without OI) keep the event objects monomorphic.
-      const ev: CandleEvent = s.oi
-        ? { type: 'candle', ts: T, instrument: s.instrument, interval: s.interval, start: s.start[c]!, open: s.open[c]!, high: s.high[c]!, low: s.low[c]!, close: s.close[c]!, volume: s.volume[c]!, oi: s.oi[c]! }
-        : { type: 'candle', ts: T, instrument: s.instrument, interval: s.interval, start: s.start[c]!, open: s.open[c]!, high: s.high[c]!, low: s.low[c]!, close: s.close[c]!, volume: s.volume[c]! };
-      engine.publishCandle(ev);
-    }
-    // 5. Equity at the close of T.
-    let exposed = false;
-    for (let k = 0; k < ids.length && !exposed; k++) exposed = account.hasPosition(ids[k]!) && account.netQty(ids[k]!) !== 0;
-    recorder.record(T, account.equity(), exposed);
-    lastT = T;
-    const before = i;
-    i = j;
-    if (input.onProgress && Math.floor(i / every) !== Math.floor(before / every)) input.onProgress(i, total);
-  }
-  if (intraday && sessionOpen) matching.expireSession(lastT);
+  const lastT = replay({ series, order, firstStart, clock, matching, driver, engine, recorder, ids, intraday, onProgress: input.onProgress, every });
   const replayMs = performance.now() - t0;
   await engine.stop();
   venue.close();
