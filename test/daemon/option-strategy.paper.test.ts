@@ -1,9 +1,9 @@
 /**
- * `tarang paper` with an option strategy, through the CLI's own start path (`runFromCli`: config
- * file, launch, embedded simulator paced at an accelerated clock, real HTTP/WebSocket): the daemon
- * itself discovers expiries, fetches the chain in the strategy's window, subscribes its legs and
- * feeds it to short-straddle, which sells the ATM pair and is flat after its exit time. The
- * recording (every bus event) is the record to assert on.
+ * `tarang paper` with an option strategy, through the command's own start path (config file,
+ * flags, `launchDaemon` with the embedded simulator paced at an accelerated clock, real
+ * HTTP/WebSocket): the daemon itself discovers expiries, fetches the chain in the strategy's
+ * window, subscribes its legs and feeds it to short-straddle, which sells the ATM pair and is flat
+ * after its exit time. The simulator's order book is the record to assert on.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,8 +11,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Event } from '../../src/core/events.js';
 import { istDateTime } from '../../src/core/time.js';
-import { readRecording } from '../../src/daemon/recorder.js';
-import { runFromCli } from '../../src/daemon/run-cli.js';
+import { silentLogger } from '../../src/core/log.js';
+import { loadDaemonConfig } from '../../src/daemon/config.js';
+import { launchDaemon } from '../../src/daemon/launch.js';
+import { applyFlags } from '../../src/daemon/run-cli.js';
 
 const DAY = '2026-11-19';
 
@@ -28,7 +30,6 @@ describe('tarang paper with short-straddle', () => {
         '  speed: 400',
         `  date: "${DAY}"`,
         '  start: "09:17"',
-        '  duration: 26m',
         '  seed: 3',
         '  market: { nseEquities: 30, bseEquities: 5 }',
         'strategies:',
@@ -36,7 +37,7 @@ describe('tarang paper with short-straddle', () => {
         '    strategy: short-straddle',
         '    params: { underlyingInstrument: "NIDX:NIFTY", entryTime: "09:20", exitTime: "09:40", lots: 1 }',
         'ops: { enabled: false }',
-        'recording: { enabled: true, dir: ./rec }',
+        'recording: { enabled: false }',
         // The strategy must be flat by itself: nothing is flattened at stop.
         'shutdown: { onStop: none }',
         'statusIntervalMs: 0',
@@ -44,30 +45,36 @@ describe('tarang paper with short-straddle', () => {
         'log: { level: silent }',
       ].join('\n'),
     );
-    await runFromCli('paper', { config: file, status: false });
-
+    // What `tarang paper --config <file>` does (run-cli.ts): load the file, apply the flags, launch
+    // (embedded simulator, clock paced at paper.speed), start, stop when the duration is reached.
+    const config = applyFlags(loadDaemonConfig(file), { config: file, status: false }, 'paper');
+    const { daemon, clock, simulator } = await launchDaemon({ config, file, mode: 'paper', log: silentLogger(), out: null });
+    const sim = simulator!;
     const events: Event[] = [];
-    for await (const e of readRecording(join(dir, 'rec'))) events.push(e);
-    const fills = events.filter((e): e is Extract<Event, { type: 'fill' }> => e.type === 'fill');
-    const sells = fills.filter((f) => f.side === 'SELL');
+    await daemon.start();
+    daemon.engineHandle!.bus.onAny((e: Event) => events.push(e));
+    // As run-cli does at --duration: stop on the clock, a few minutes after the exit time.
+    clock.setTimeout(() => void daemon.stop('duration reached'), istDateTime(DAY, '09:43') - clock.now());
+    await daemon.stopped;
+
+    // The broker's (simulator's) record: two sales, a stop per leg, bought back at the exit time, flat.
+    const orders = sim.venue.orders();
+    const sells = orders.filter((o) => o.side === 'SELL');
     expect(sells).toHaveLength(2);
-    expect(sells.every((f) => f.instrument.startsWith('NFO_') && f.ts >= istDateTime(DAY, '09:20') && f.ts < istDateTime(DAY, '09:40'))).toBe(true);
-    expect(new Set(sells.map((f) => f.instrument)).size).toBe(2);
-    const orders = events.filter((e): e is Extract<Event, { type: 'order' }> => e.type === 'order').map((e) => e.order);
-    // A stop-loss BUY per leg went in after the sale.
-    const stops = new Set(orders.filter((o) => o.side === 'BUY' && o.orderType === 'STOP_LOSS').map((o) => o.instrument));
-    expect(stops).toEqual(new Set(sells.map((f) => f.instrument)));
-    // Bought back at the exit time, not before, and flat.
-    const buys = fills.filter((f) => f.side === 'BUY');
-    expect(buys.reduce((n, f) => n + f.qty, 0)).toBe(sells.reduce((n, f) => n + f.qty, 0));
-    expect(buys.every((f) => f.ts >= istDateTime(DAY, '09:40'))).toBe(true);
-    for (const leg of new Set(sells.map((f) => f.instrument))) {
-      const last = events.filter((e): e is Extract<Event, { type: 'position' }> => e.type === 'position' && e.instrument === leg).at(-1);
-      expect(last?.netQty).toBe(0);
-    }
-    // The daemon subscribed the chain's legs: option ticks reached the bus.
-    const legTicks = events.filter((e) => e.type === 'tick' && e.instrument.startsWith('NFO_'));
-    expect(legTicks.length).toBeGreaterThan(0);
+    expect(sells.every((o) => o.status === 'FILLED' && o.createdAt >= istDateTime(DAY, '09:20') && o.createdAt < istDateTime(DAY, '09:40'))).toBe(true);
+    const [ce, pe] = [sells.find((o) => o.tradingSymbol.endsWith('CE'))!, sells.find((o) => o.tradingSymbol.endsWith('PE'))!];
+    const ceInst = sim.venue.instrument(ce.instrument)!;
+    const peInst = sim.venue.instrument(pe.instrument)!;
+    expect(ceInst.strike).toBe(peInst.strike);
+    expect(ceInst.expiry).toBe(peInst.expiry);
+    expect([ce.qty, pe.qty]).toEqual([ceInst.lotSize, peInst.lotSize]);
+    const stops = orders.filter((o) => o.side === 'BUY' && o.requestedOrderType === 'STOP_LOSS');
+    expect(new Set(stops.map((o) => o.instrument))).toEqual(new Set([ce.instrument, pe.instrument]));
+    const buys = orders.filter((o) => o.side === 'BUY' && o.status === 'FILLED');
+    expect(buys.every((o) => o.updatedAt >= istDateTime(DAY, '09:40'))).toBe(true);
+    for (const leg of [ce.instrument, pe.instrument]) expect(sim.venue.positions().find((p) => p.instrument === leg)?.netQty ?? 0).toBe(0);
     expect(events.filter((e) => e.type === 'denied')).toEqual([]);
+    // The daemon subscribed the chain's legs: option ticks reached the bus.
+    expect(events.some((e) => e.type === 'tick' && (e.instrument === ce.instrument || e.instrument === pe.instrument))).toBe(true);
   }, 60_000);
 });

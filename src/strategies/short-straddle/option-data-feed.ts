@@ -5,14 +5,15 @@
  * `onChain` at the start of the next hook call, so a chain is seen inside the safe runner (a throw
  * pauses the strategy like any other hook) and in the engine's event order.
  *
- * Who publishes:
- *   - live/paper: the daemon fetches expiries and chains through the broker client for each
- *     declared `optionChains` need and calls `feed.setExpiries(...)` / `feed.publish(chainFromWire(...))`;
- *   - backtest: pass `candles` (the contracts of one expiry): the wrapper subscribes to their
- *     candles and builds a snapshot at each close of the underlying's candle from the closes seen
- *     so far (`chainFromCandles`), so no price from the future reaches the strategy.
- * When the engine grows native support (the `optionChains` declaration honoured, `ctx.options`,
- * `onChain`), this wrapper is no longer needed and the strategy runs as it is.
+ * Who publishes (this wrapper is the one mechanism in every mode):
+ *   - live/paper: the daemon wraps every strategy that declares `optionChains`
+ *     (src/daemon/option-strategies.ts) and its chain service (src/daemon/option-chains.ts) fetches
+ *     expiries and chains through the broker client and calls `feed.setExpiries(...)` /
+ *     `feed.publish(chainFromWire(...))`;
+ *   - backtest: pass `candles` (the contracts of one expiry; `tarang backtest --expired-expiry`
+ *     does): the wrapper subscribes to their candles and builds a snapshot at each close of the
+ *     underlying's candle from the closes seen so far (`chainFromCandles`), so no price from the
+ *     future reaches the strategy.
  */
 import type { CandleEvent, FillEvent, OrderSnapshot, PositionEvent, TickEvent } from '../../core/events.js';
 import type { Paise } from '../../core/money.js';

@@ -15,8 +15,8 @@
  * next one. Greeks are the broker's when it sends them; otherwise absent, and the strategy computes
  * them itself (`legGreeks`, over src/core/greeks.ts).
  *
- * This is a proposed addition to the Strategy API (src/strategies/strategy.ts) kept beside its
- * first user until the engine adopts it; the types are the contract between the two.
+ * An addition to the Strategy API (src/strategies/strategy.ts) kept beside its first user; the
+ * daemon and the backtest CLI honour it through `withOptionData` (option-data-feed.ts).
  */
 import type { OptionType } from '../../core/instruments.js';
 import type { Paise } from '../../core/money.js';

@@ -45,6 +45,12 @@ const legState = z.object({
   entrySeen: z.boolean().default(false),
   entryFinalQty: z.number().nullable().default(null),
   stopSeen: z.boolean().default(false),
+  /**
+   * Clock time the sale / the stop was submitted. An intent is queued on the bus until the event
+   * being handled has been dispatched, so in that same instant `ctx.orders.get` cannot know it yet.
+   */
+  entryAt: z.number().default(0),
+  stopAt: z.number().default(0),
   status: z.enum(['entering', 'open', 'stopped', 'closed', 'failed']),
 });
 type LegState = z.output<typeof legState>;
@@ -218,7 +224,7 @@ class ShortStraddle implements OptionStrategy {
         validity: 'DAY',
         product: this.p.product,
       });
-      s.legs.push({ optionType: q.optionType, instrument: q.instrument, qty, tick, entryTag, stopTag: null, entryPrice: null, soldQty: 0, soldValue: 0, entrySeen: false, entryFinalQty: null, stopSeen: false, status: 'entering' });
+      s.legs.push({ optionType: q.optionType, instrument: q.instrument, qty, tick, entryTag, stopTag: null, entryPrice: null, soldQty: 0, soldValue: 0, entrySeen: false, entryFinalQty: null, stopSeen: false, entryAt: now, stopAt: 0, status: 'entering' });
     }
   }
 
@@ -241,6 +247,7 @@ class ShortStraddle implements OptionStrategy {
     leg.status = 'open';
     const trigger = stopTrigger(avg, this.p.stopLossPercent, leg.tick);
     const limit = this.p.stopLimitBufferPercent > 0 ? roundToTick(trigger * (1 + this.p.stopLimitBufferPercent / 100), leg.tick, Rounding.UP) : undefined;
+    leg.stopAt = ctx.clock.now();
     leg.stopTag = ctx.submit({
       kind: 'place',
       instrument: leg.instrument,
@@ -276,16 +283,19 @@ class ShortStraddle implements OptionStrategy {
 
   /**
    * Intents the engine refused outright never become orders (no order event ever names them):
-   * treat them as failed legs. An order once reported and now unknown merely finished.
+   * treat them as failed legs. An order once reported and now unknown merely finished. Only from a
+   * later instant than the submission: within the event that submitted it (a candle and the tick
+   * behind it, a chain and the tick that delivered it), the intent is still queued on the bus.
    */
   private reconcile(s: SavedState, ctx: StrategyContext): void {
     if (s.phase !== 'entered') return;
+    const now = ctx.clock.now();
     for (const leg of s.legs) {
-      if (leg.status === 'entering' && !leg.entrySeen && ctx.orders.get(leg.entryTag) === undefined) {
+      if (leg.status === 'entering' && !leg.entrySeen && now > leg.entryAt && ctx.orders.get(leg.entryTag) === undefined) {
         ctx.log.warn({ leg: leg.optionType, tag: leg.entryTag }, 'short-straddle: leg sale was denied');
         leg.status = 'failed';
       }
-      if (leg.status === 'open' && leg.stopTag !== null && !leg.stopSeen && ctx.orders.get(leg.stopTag) === undefined) {
+      if (leg.status === 'open' && leg.stopTag !== null && !leg.stopSeen && now > leg.stopAt && ctx.orders.get(leg.stopTag) === undefined) {
         ctx.log.error({ leg: leg.optionType }, 'short-straddle: stop-loss was denied, closing the leg');
         leg.stopTag = null;
         this.closeLeg(leg, ctx);
