@@ -74,12 +74,9 @@ describe('orb-smart paper trading against the simulator', () => {
     expect(paper.sim.venue.orders()).toEqual([]);
   }, 30_000);
 
-  // Expected to fail until the engine books smart-order legs by their own order ids: today, in
-  // paper mode, the legs' updates (which carry the parent's `remarks`, spec 2.7) land on the
-  // parent's tag and the entry's BUY fill is booked as the stop-loss leg's SELL, so the engine sees
-  // the leg FILLED and a -10 position while the simulator holds +10 with the leg working. The
-  // strategy then has no working leg to trail. Remove `.fails` when that is fixed (see the report
-  // of issue 8); the same scenario passes in the backtester (orb-smart.backtest.test.ts).
+  // Regression guard: the legs' updates carry the parent's `remarks` (spec 2.7) and may reach the
+  // engine before the placement answer; each leg must still be booked as its own order, so the
+  // strategy has a working stop-loss leg to trail and the engine's position equals the simulator's.
   it('trails the stop-loss leg at the simulator: it moves up with the price, holds when the price turns, and is hit', async () => {
     paper = await startPaperDaemon({ day: DAY, strategies: [{ id: 'orb', strategy: 'orb-smart', params: { ...base, direction: 'long', targetMode: 'points', targetValue: 100, trailingStep: 1, exitTime: '09:50' } }] });
     await paper.run(6 * 60_000);
