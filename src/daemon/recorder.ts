@@ -3,17 +3,28 @@
  * trading day (`<dir>/events-YYYY-MM-DD.jsonl`, the day of the event's own `ts`, so a paper session
  * on a simulated date files under that date). `readRecording` plays a directory back in order.
  *
- * The tick path must never wait on the disk: `record` only serialises into an in-memory batch; the
- * batch goes to a file stream every `flushIntervalMs` or once it holds `maxBatchBytes`. If the disk
- * is slower than the feed, the stream's own buffer grows (bounded by `maxPendingBytes`, past which
- * batches are dropped and counted rather than stalling trading or exhausting memory).
+ * Nothing is lost and the tick path never touches the disk: `record` only serialises the event
+ * into an in-memory batch (tagged with its day). Every `flushIntervalMs`, as soon as the batch
+ * holds `maxBatchBytes` (on the next turn of the event loop, never inside `record`), on a day
+ * change and at `stop`, the batch goes to the day's file with synchronous appends (`writeSync` on
+ * an fd opened with 'a', looping over short writes). Synchronous on purpose: a write stream
+ * queues data in its own buffer when the disk is slow, and bounding that buffer meant dropping
+ * events; a `writeSync` of the few hundred kB that tens of thousands of events per second make in
+ * one interval lands in the page cache in well under a millisecond, and a slow disk only makes
+ * that one timer callback slower instead of losing data. Every event handed over is therefore
+ * with the OS when `flush` or `stop` returns, in order.
+ *
+ * The one case where events can be lost is a failing disk (ENOSPC, EIO): the unwritten batch is
+ * kept and retried on every flush, logged as an error, and only past `maxPendingBytes` of unwritten
+ * data is the oldest part given up, counted in `dropped` and logged: a trading process must not be
+ * taken down by its own recording, so this is the last resort, not the way to keep up.
  */
-import { createReadStream, createWriteStream, mkdirSync, readdirSync, type WriteStream } from 'node:fs';
+import { closeSync, createReadStream, mkdirSync, openSync, readdirSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import type { Event } from '../core/events.js';
-import { TarangError } from '../core/errors.js';
+import { TarangError, describeError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { istDate } from '../core/time.js';
 
@@ -23,15 +34,18 @@ export class RecordingError extends TarangError {
 
 const OptionsSchema = z.object({
   dir: z.string().min(1),
-  flushIntervalMs: z.number().int().positive().default(1_000),
+  flushIntervalMs: z.number().int().positive().default(200),
   maxBatchBytes: z.number().int().positive().default(1 << 20),
-  maxPendingBytes: z.number().int().positive().default(64 << 20),
+  maxPendingBytes: z.number().int().positive().default(256 << 20),
 });
 
 export interface RecorderOptions {
   readonly dir: string;
+  /** How often the batch is written (real ms; default 200). */
   readonly flushIntervalMs?: number;
+  /** Batch size (UTF-16 units, about bytes) that triggers a write on the next event-loop turn (default 1 MiB). */
   readonly maxBatchBytes?: number;
+  /** Unwritten data kept while the disk fails, before the oldest is given up (default 256 MiB). */
   readonly maxPendingBytes?: number;
   readonly log?: Logger;
 }
@@ -42,21 +56,32 @@ export function recordingFileName(date: string): string {
   return `events-${date}.jsonl`;
 }
 
+/** Lines of one IST day, in record order. */
+interface Segment {
+  readonly day: string;
+  lines: string[];
+  chars: number;
+  /** Bytes of the joined text already written (after a short write or a failure mid-way). */
+  text?: Buffer;
+  offset: number;
+}
+
 export class EventRecorder {
   private readonly dir: string;
-  private readonly flushIntervalMs: number;
   private readonly maxBatchBytes: number;
   private readonly maxPendingBytes: number;
   private readonly log: Logger | undefined;
-  private batch: string[] = [];
-  private batchBytes = 0;
-  private day: string | undefined;
-  private stream: WriteStream | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  /** Unwritten segments, oldest first; the last one takes new events. */
+  private segments: Segment[] = [];
+  private pendingChars = 0;
+  private fd: number | undefined;
+  private fdDay: string | undefined;
+  private readonly timer: NodeJS.Timeout;
+  private flushQueued = false;
   private stopped = false;
   private written = 0;
   private droppedEvents = 0;
-  private streamError: Error | undefined;
+  private failing: Error | undefined;
 
   constructor(options: RecorderOptions) {
     const parsed = OptionsSchema.safeParse(options);
@@ -65,92 +90,137 @@ export class EventRecorder {
       throw new RecordingError(`recorder: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid options'}`);
     }
     this.dir = parsed.data.dir;
-    this.flushIntervalMs = parsed.data.flushIntervalMs;
     this.maxBatchBytes = parsed.data.maxBatchBytes;
     this.maxPendingBytes = parsed.data.maxPendingBytes;
     this.log = options.log;
     mkdirSync(this.dir, { recursive: true });
     // An I/O cadence, not a reading of "now": real time is right even under a virtual clock.
-    this.timer = setInterval(() => this.flush(), this.flushIntervalMs);
+    this.timer = setInterval(() => this.flush(), parsed.data.flushIntervalMs);
     this.timer.unref();
   }
 
-  /** Events handed to the file system so far. */
+  /** Events written to the file system so far. */
   get recorded(): number {
     return this.written;
   }
 
-  /** Events lost because the disk could not keep up (or failed). */
+  /** Events given up because the disk kept failing past `maxPendingBytes` (0 on a healthy disk). */
   get dropped(): number {
     return this.droppedEvents;
   }
 
-  /** Queues one event; never blocks. Events after `stop` are refused loudly (a wiring bug). */
+  /** Events handed over and not yet written. */
+  get pending(): number {
+    let n = 0;
+    for (const s of this.segments) n += s.lines.length;
+    return n;
+  }
+
+  /** Queues one event; never blocks and never does I/O. Events after `stop` are refused loudly (a wiring bug). */
   record(event: Event): void {
     if (this.stopped) throw new RecordingError('recorder: record after stop', { type: event.type });
     const day = istDate(event.ts);
-    if (day !== this.day) {
-      this.flush();
-      this.rotate(day);
+    let seg = this.segments[this.segments.length - 1];
+    if (seg === undefined || seg.day !== day || seg.text !== undefined || seg.chars >= this.maxBatchBytes) {
+      seg = { day, lines: [], chars: 0, offset: 0 };
+      this.segments.push(seg);
     }
     const line = `${JSON.stringify(event)}\n`;
-    this.batch.push(line);
-    this.batchBytes += line.length;
-    if (this.batchBytes >= this.maxBatchBytes) this.flush();
-  }
-
-  /** Hands the current batch to the file stream. */
-  flush(): void {
-    if (this.batch.length === 0 || !this.stream) return;
-    const n = this.batch.length;
-    const text = this.batch.join('');
-    this.batch = [];
-    this.batchBytes = 0;
-    if (this.streamError || this.stream.writableLength > this.maxPendingBytes) {
-      this.droppedEvents += n;
-      this.log?.error({ dropped: n, totalDropped: this.droppedEvents, err: this.streamError }, 'recorder: disk not keeping up, events dropped from the recording');
-      return;
+    seg.lines.push(line);
+    seg.chars += line.length;
+    this.pendingChars += line.length;
+    if (this.pendingChars >= this.maxBatchBytes && !this.flushQueued && this.failing === undefined) {
+      this.flushQueued = true;
+      setImmediate(() => {
+        this.flushQueued = false;
+        this.flush();
+      });
     }
-    this.stream.write(text);
-    this.written += n;
   }
 
-  /** Flushes everything and closes the file; resolves once the data is with the OS. */
+  /**
+   * Writes every queued event to its day's file, in order; returns once they are with the OS.
+   * On a disk error the rest stays queued for the next flush (and `stop` reports it).
+   */
+  flush(): void {
+    while (this.segments.length > 0) {
+      const seg = this.segments[0]!;
+      try {
+        this.writeSegment(seg);
+      } catch (e) {
+        this.onWriteError(e);
+        return;
+      }
+      this.segments.shift();
+      this.pendingChars -= seg.chars;
+      this.written += seg.lines.length;
+    }
+    if (this.failing) {
+      this.log?.warn({ day: this.fdDay }, 'recorder: writing again after a disk error');
+      this.failing = undefined;
+    }
+  }
+
+  /** Writes everything and closes the file. Throws a RecordingError if the disk refused some of it. */
   async stop(): Promise<void> {
     if (this.stopped) return;
-    this.flush();
     this.stopped = true;
     clearInterval(this.timer);
-    await this.closeStream();
+    this.flush();
+    this.closeFd();
+    const left = this.pending;
+    if (left > 0 || this.droppedEvents > 0) {
+      const error = this.failing;
+      throw new RecordingError(
+        `recorder: ${left} event(s) could not be written${this.droppedEvents > 0 ? ` and ${this.droppedEvents} were given up` : ''} in ${this.dir}${error ? `: ${error.message}` : ''}`,
+        { pending: left, dropped: this.droppedEvents, dir: this.dir },
+      );
+    }
   }
 
-  private rotate(day: string): void {
-    const old = this.stream;
-    if (old) void endStream(old);
-    this.day = day;
-    this.streamError = undefined;
-    const s = createWriteStream(join(this.dir, recordingFileName(day)), { flags: 'a' });
-    s.on('error', (e) => {
-      this.streamError = e;
-      this.log?.error({ err: e, day }, 'recorder: cannot write the recording');
-    });
-    this.stream = s;
+  private writeSegment(seg: Segment): void {
+    if (this.fdDay !== seg.day || this.fd === undefined) {
+      this.closeFd();
+      this.fd = openSync(join(this.dir, recordingFileName(seg.day)), 'a');
+      this.fdDay = seg.day;
+    }
+    // Joined once; kept with the offset so a retry after a short or failed write resumes exactly there.
+    seg.text ??= Buffer.from(seg.lines.join(''), 'utf8');
+    while (seg.offset < seg.text.length) seg.offset += writeSync(this.fd, seg.text, seg.offset, seg.text.length - seg.offset);
   }
 
-  private async closeStream(): Promise<void> {
-    const s = this.stream;
-    this.stream = undefined;
-    if (s) await endStream(s);
-    if (this.streamError) throw new RecordingError(`recorder: writing ${this.day ?? ''} failed: ${this.streamError.message}`, { day: this.day });
+  private onWriteError(e: unknown): void {
+    const err = e instanceof Error ? e : new Error(describeError(e));
+    if (!this.failing) this.log?.error({ err, day: this.segments[0]?.day, pendingEvents: this.pending }, 'recorder: cannot write the recording; keeping events in memory and retrying');
+    this.failing = err;
+    // A failed fd (EBADF, a removed directory) is reopened on the next attempt.
+    this.closeFd();
+    // Last resort: give up the oldest unwritten events rather than exhaust the trading process's memory.
+    // Segments are at most about `maxBatchBytes`, so this gives up little at a time; a head segment
+    // already partly written stays, so the file never gets a torn line in the middle.
+    const keep = (this.segments[0]?.offset ?? 0) > 0 ? 1 : 0;
+    let given = 0;
+    while (this.pendingChars > this.maxPendingBytes && this.segments.length > keep + 1) {
+      const old = this.segments.splice(keep, 1)[0]!;
+      this.pendingChars -= old.chars;
+      given += old.lines.length;
+    }
+    if (given > 0) {
+      this.droppedEvents += given;
+      this.log?.error({ dropped: given, totalDropped: this.droppedEvents, err }, 'recorder: disk failing for too long, oldest events given up from the recording');
+    }
   }
-}
 
-function endStream(s: WriteStream): Promise<void> {
-  return new Promise((resolve) => {
-    if (s.destroyed) return resolve();
-    s.end(() => resolve());
-    s.once('error', () => resolve());
-  });
+  private closeFd(): void {
+    if (this.fd === undefined) return;
+    try {
+      closeSync(this.fd);
+    } catch {
+      // Closing a broken fd has nothing left to save.
+    }
+    this.fd = undefined;
+    this.fdDay = undefined;
+  }
 }
 
 export interface ReadRecordingOptions {
