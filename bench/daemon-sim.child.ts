@@ -1,0 +1,60 @@
+/**
+ * The simulator side of `bench/daemon.bench.ts`, run in its own process so the bench's heap
+ * figures are the daemon's alone: the simulator legitimately keeps the day's data it generates
+ * (e.g. every modelled instrument's 1-minute bars), which is not the daemon's memory.
+ *
+ * Started by the bench with an IPC channel and `--expose-gc`. Sends one `ready` message with the
+ * URLs and credentials (never on stdout, so no secret reaches a terminal or log), then answers
+ * `heap` requests with its own heap after GC (MB) and exits on `stop`.
+ *
+ * Argument: one JSON object `{ start, speed, tickMs, nseEquities, bseEquities }`.
+ */
+import { z } from 'zod';
+import { silentLogger } from '../src/core/log.js';
+import { startSimulator } from '../src/adapters/simulator/index.js';
+
+const Args = z.object({
+  start: z.number().int(),
+  speed: z.number().positive(),
+  tickMs: z.number().int().positive(),
+  nseEquities: z.number().int().positive(),
+  bseEquities: z.number().int().nonnegative(),
+});
+
+export type SimChildArgs = z.output<typeof Args>;
+
+export type SimChildMessage =
+  | { readonly type: 'ready'; readonly baseUrl: string; readonly wsUrl: string; readonly credentials: Record<string, string> }
+  | { readonly type: 'heap'; readonly mb: number };
+
+function heapMb(): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  gc?.();
+  return process.memoryUsage().heapUsed / 2 ** 20;
+}
+
+async function main(): Promise<void> {
+  if (!process.send) throw new Error('bench/daemon-sim.child.ts: start me with an IPC channel (from bench/daemon.bench.ts)');
+  const a = Args.parse(JSON.parse(process.argv[2] ?? '{}'));
+  const sim = await startSimulator({
+    start: a.start,
+    speed: a.speed,
+    logger: silentLogger(),
+    rateLimits: false,
+    venue: { nseEquities: a.nseEquities, bseEquities: a.bseEquities, tickIntervals: { cash: a.tickMs, futures: 3_600_000, options: 3_600_000 } },
+  });
+  const send = (m: SimChildMessage): void => void process.send?.(m);
+  process.on('message', (m: unknown) => {
+    if (m === 'heap') send({ type: 'heap', mb: heapMb() });
+    else if (m === 'stop') void sim.close().finally(() => process.exit(0));
+  });
+  // The parent going away (crash, Ctrl-C) must not leave a simulator running.
+  process.on('disconnect', () => void sim.close().finally(() => process.exit(0)));
+  send({ type: 'ready', baseUrl: sim.baseUrl, wsUrl: sim.wsUrl, credentials: { ...sim.credentials } });
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`bench simulator: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exit(1);
+});
