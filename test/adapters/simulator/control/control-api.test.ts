@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../server/sim-harness.js';
+import { marketOrderBody, startHarness, type Harness } from '../server/sim-harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -13,19 +13,6 @@ interface Env<T = Record<string, unknown>> {
   message?: string;
 }
 
-const marketBuy = (remarks: string) => ({
-  txn_type: 'BUY',
-  exchange: 'NSE',
-  segment: 'EQUITY',
-  security_id: '2885',
-  qty: 1,
-  order_type: 'MARKET',
-  validity: 'DAY',
-  product: 'INTRADAY',
-  is_amo: false,
-  algo_id: '99999',
-  remarks,
-});
 
 describe('control API (/sim/)', () => {
   it('refuses a control call without or with a wrong admin key', async () => {
@@ -78,9 +65,9 @@ describe('control API (/sim/)', () => {
 
   it('loses the ack of an order that was placed: no answer, or a 5xx; the order is in the book', async () => {
     await h.admin('POST', '/sim/faults', { lost_ack_rate: 1, lost_ack_mode: 'timeout' });
-    await expect(h.call('POST', '/order', { body: marketBuy('lost-ack-1'), timeoutMs: 300 })).rejects.toThrow();
+    await expect(h.call('POST', '/order', { body: marketOrderBody('lost-ack-1'), timeoutMs: 300 })).rejects.toThrow();
     await h.admin('POST', '/sim/faults', { lost_ack_mode: '5xx' });
-    const r = await h.call('POST', '/order', { body: marketBuy('lost-ack-2') });
+    const r = await h.call('POST', '/order', { body: marketOrderBody('lost-ack-2') });
     expect(r.status).toBeGreaterThanOrEqual(500);
     await h.admin('DELETE', '/sim/faults');
     const book = await h.call<Env<{ remarks: string; status: string }[]>>('GET', '/order-book');

@@ -11,6 +11,23 @@ import { startSimulator, type RunningSimulator, type SimulatorOptions } from '..
 
 export const T0 = istDateTime('2026-11-20', '10:00');
 
+/** The wire body of a 1-share INTRADAY MARKET order in RELIANCE (NSE 2885), tagged with `remarks`. */
+export function marketOrderBody(remarks: string, side: 'BUY' | 'SELL' = 'BUY'): Record<string, unknown> {
+  return {
+    txn_type: side,
+    exchange: 'NSE',
+    segment: 'EQUITY',
+    security_id: '2885',
+    qty: 1,
+    order_type: 'MARKET',
+    validity: 'DAY',
+    product: 'INTRADAY',
+    is_amo: false,
+    algo_id: '99999',
+    remarks,
+  };
+}
+
 export interface Answer<T = Record<string, unknown>> {
   readonly status: number;
   readonly headers: Record<string, string | string[] | undefined>;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, WsClient, type Harness } from '../server/sim-harness.js';
+import { marketOrderBody, startHarness, WsClient, type Harness } from '../server/sim-harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -9,19 +9,6 @@ afterAll(async () => h?.close());
 
 type Msg = Record<string, unknown>;
 
-const buy = (remarks: string) => ({
-  txn_type: 'BUY',
-  exchange: 'NSE',
-  segment: 'EQUITY',
-  security_id: '2885',
-  qty: 1,
-  order_type: 'MARKET',
-  validity: 'DAY',
-  product: 'INTRADAY',
-  is_amo: false,
-  algo_id: '99999',
-  remarks,
-});
 
 async function refused(token: string): Promise<{ status: number; body: string }> {
   try {
@@ -69,7 +56,7 @@ describe('WebSocket (spec 6, wire-gaps)', () => {
     c.send({ action: 'subscribe', mode: 'order_update' });
     c.send({ action: 'subscribe', mode: 'position_update' });
     await c.next((m) => m['type'] === 'ack' && m['stream'] === 'position_update');
-    const placed = await h.call<{ data: { order_id: string } }>('POST', '/order', { body: buy('ws-order-1') });
+    const placed = await h.call<{ data: { order_id: string } }>('POST', '/order', { body: marketOrderBody('ws-order-1') });
     expect(placed.status, placed.text).toBe(200);
     const id = placed.body.data.order_id;
     const filled = await c.next<Msg>((m) => m['mode'] === 'order_update' && (m['data'] as Msg)['order_id'] === id && (m['data'] as Msg)['order_status'] === 'SUCCESS');
@@ -85,7 +72,7 @@ describe('WebSocket (spec 6, wire-gaps)', () => {
     c.send({ action: 'subscribe', mode: 'order_update' });
     await c.next((m) => m['type'] === 'ack');
     await h.admin('POST', '/sim/faults', { ws_terse_orders: true });
-    const placed = await h.call<{ data: { order_id: string } }>('POST', '/order', { body: buy('ws-terse-1') });
+    const placed = await h.call<{ data: { order_id: string } }>('POST', '/order', { body: marketOrderBody('ws-terse-1') });
     const bare = placed.body.data.order_id.replace(/^[A-Z]+-/, '');
     const u = await c.next<Msg>((m) => m['mode'] === 'order_update' && (m['data'] as Msg)['order_status'] === 'S');
     expect((u['data'] as Msg)['order_id']).toBe(bare);
