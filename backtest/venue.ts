@@ -32,9 +32,31 @@ import type {
 } from '../src/adapters/execution/venue.js';
 import { modifyChange } from '../src/adapters/execution/venue.js';
 import { isVenueError, type MatchingEngine } from '../src/adapters/simulator/matching/index.js';
-import type { SimEvent, SimOrder, SimPosition, SimTrade } from '../src/adapters/simulator/matching/types.js';
+import type { SimEvent, SimOrder, SimPosition, SimTrade, SmartOrderRequest } from '../src/adapters/simulator/matching/types.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * The matching engine's request for a venue smart order: our tag becomes `remarks`, and a
+ * trailing step becomes `is_tsl` + `tsl_step_size` (execution sets it only when the venue trails).
+ */
+export function toSmartOrderRequest(req: VenueSmartOrderRequest): SmartOrderRequest {
+  return {
+    instrument: req.instrument,
+    side: req.side,
+    qty: req.qty,
+    entryType: req.entryType,
+    ...(req.limitPrice !== undefined ? { limitPrice: req.limitPrice } : {}),
+    ...(req.triggerPrice !== undefined ? { triggerPrice: req.triggerPrice } : {}),
+    ...(req.triggerLimitPrice !== undefined ? { triggerLimitPrice: req.triggerLimitPrice } : {}),
+    ...(req.stopLoss ? { stopLoss: req.stopLoss } : {}),
+    ...(req.target ? { target: req.target } : {}),
+    ...(req.trailingStep !== undefined ? { isTsl: true, tslStepSize: req.trailingStep } : {}),
+    validity: req.validity,
+    product: req.product,
+    remarks: req.tag,
+  };
+}
 
 export function toVenueOrderState(o: SimOrder): VenueOrderState {
   // Built field by field (absent stays absent), without a spread per optional field: this runs
@@ -184,21 +206,7 @@ export class BacktestVenue implements ExecutionVenue {
 
   placeSmart(req: VenueSmartOrderRequest): WriteOutcome {
     try {
-      const r = this.engine.placeSmartOrder({
-        instrument: req.instrument,
-        side: req.side,
-        qty: req.qty,
-        entryType: req.entryType,
-        ...(req.limitPrice !== undefined ? { limitPrice: req.limitPrice } : {}),
-        ...(req.triggerPrice !== undefined ? { triggerPrice: req.triggerPrice } : {}),
-        ...(req.triggerLimitPrice !== undefined ? { triggerLimitPrice: req.triggerLimitPrice } : {}),
-        ...(req.stopLoss ? { stopLoss: req.stopLoss } : {}),
-        ...(req.target ? { target: req.target } : {}),
-        ...(req.trailingStep !== undefined ? { isTsl: true, tslStepSize: req.trailingStep } : {}),
-        validity: req.validity,
-        product: req.product,
-        remarks: req.tag,
-      });
+      const r = this.engine.placeSmartOrder(toSmartOrderRequest(req));
       const entry = r.smart.entry;
       if (entry.status === 'REJECTED') return { status: 'rejected', reason: entry.extraInfo || 'smart order refused' };
       const legs = {

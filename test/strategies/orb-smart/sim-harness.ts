@@ -22,6 +22,7 @@ import { CandleDriver, MatchingEngine, isVenueError } from '../../../src/adapter
 import type { SimEvent, SimOrder, SimTrade } from '../../../src/adapters/simulator/matching/types.js';
 import type { IntentDraft, OrderOptions, Strategy } from '../../../src/strategies/strategy.js';
 import type { OptionChainSnapshot, OptionStrategy, OptionStrategyContext } from '../../../src/strategies/short-straddle/option-data.js';
+import { toSmartOrderRequest } from '../../../backtest/venue.js';
 
 export interface HarnessOptions {
   readonly instruments: readonly Instrument[];
@@ -279,22 +280,10 @@ export class SimHarness {
         });
         return;
       case 'smart': {
+        // The backtest venue's own translation, so this harness places exactly what backtests do;
+        // the trailing step goes to the venue only when the venue is to trail natively.
         const native = this.o.nativeTrailing === true && i.trailingStep !== undefined;
-        e.placeSmartOrder({
-          instrument: i.instrument,
-          side: i.side,
-          qty: i.qty,
-          entryType: i.entryType,
-          ...(i.limitPrice !== undefined ? { limitPrice: i.limitPrice } : {}),
-          ...(i.triggerPrice !== undefined ? { triggerPrice: i.triggerPrice } : {}),
-          ...(i.triggerLimitPrice !== undefined ? { triggerLimitPrice: i.triggerLimitPrice } : {}),
-          ...(i.stopLoss ? { stopLoss: i.stopLoss } : {}),
-          ...(i.target ? { target: i.target } : {}),
-          validity: i.validity,
-          product: i.product,
-          remarks: i.id,
-          ...(native ? { isTsl: true, tslStepSize: i.trailingStep } : {}),
-        });
+        e.placeSmartOrder(toSmartOrderRequest({ ...i, tag: i.id, trailingStep: native ? i.trailingStep : undefined }));
         return;
       }
       case 'modify': {
