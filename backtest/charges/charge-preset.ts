@@ -158,9 +158,15 @@ function dateMs(date: string, where: string): number {
 }
 
 export function periodFor(preset: ChargePreset, ts: number): { period: RatePeriod; beforeFirst: boolean } {
-  let chosen = preset.periods[0]!;
-  for (const p of preset.periods) if (p.fromMs <= ts) chosen = p;
-  return { period: chosen, beforeFirst: ts < preset.periods[0]!.fromMs };
+  return { period: ratePeriodAt(preset, ts), beforeFirst: ts < preset.periods[0]!.fromMs };
+}
+
+/** The rate period in force at `ts` (the earliest one for fills before every period). */
+function ratePeriodAt(preset: ChargePreset, ts: number): RatePeriod {
+  const periods = preset.periods;
+  let chosen = periods[0]!;
+  for (let i = 1; i < periods.length; i++) if (periods[i]!.fromMs <= ts) chosen = periods[i]!;
+  return chosen;
 }
 
 export interface FillForCharges {
@@ -172,11 +178,16 @@ export interface FillForCharges {
 
 /** Charges of one fill under a preset (exact; see the file comment for the formula). */
 export function computeCharges(preset: ChargePreset, fill: FillForCharges): ChargeBreakdown {
-  const turnover = fill.qty * fill.price;
-  if (!Number.isSafeInteger(turnover) || turnover < 0) throw new ConfigError(`charges: turnover ${fill.qty} x ${fill.price} out of range`, { ...fill });
-  const { period } = periodFor(preset, fill.ts);
-  const sell = fill.side === 'SELL';
-  const pick = (s: SidedRate): ExactRate => (sell ? s.sell : s.buy);
+  return chargesAt(preset, fill.side, fill.qty, fill.price, fill.ts);
+}
+
+// Runs for every simulated fill: plain arguments and no closures (under tsx every closure made
+// per call also pays a defineProperty for its name).
+function chargesAt(preset: ChargePreset, side: Side, qty: number, price: Paise, ts: number): ChargeBreakdown {
+  const turnover = qty * price;
+  if (!Number.isSafeInteger(turnover) || turnover < 0) throw new ConfigError(`charges: turnover ${qty} x ${price} out of range`, { side, qty, price, ts });
+  const period = ratePeriodAt(preset, ts);
+  const sell = side === 'SELL';
   const b = preset.brokerage;
   let brokerage: Paise;
   if (b.flatPaise !== undefined) brokerage = turnover > 0 ? b.flatPaise : 0;
@@ -184,10 +195,10 @@ export function computeCharges(preset: ChargePreset, fill: FillForCharges): Char
     brokerage = applyRate(turnover, b.percent!);
     if (b.maxPaise !== undefined && brokerage > b.maxPaise) brokerage = b.maxPaise;
   }
-  const stt = applyRate(turnover, pick(period.stt));
-  const exchangeCharges = applyRate(turnover, pick(period.exchange));
-  const sebiTurnoverCharges = applyRate(turnover, pick(period.sebi));
-  const stampDuty = applyRate(turnover, pick(period.stampDuty));
+  const stt = applyRate(turnover, sell ? period.stt.sell : period.stt.buy);
+  const exchangeCharges = applyRate(turnover, sell ? period.exchange.sell : period.exchange.buy);
+  const sebiTurnoverCharges = applyRate(turnover, sell ? period.sebi.sell : period.sebi.buy);
+  const stampDuty = applyRate(turnover, sell ? period.stampDuty.sell : period.stampDuty.buy);
   const gst = applyRate(brokerage + exchangeCharges + sebiTurnoverCharges, period.gst);
   return {
     brokerage,
@@ -225,11 +236,11 @@ export function chargeModel(spec: string): ChargeModel {
     return {
       name: 'auto',
       presets: [...byName.values()],
-      calculator: (now) => (f: ChargeInput) => computeCharges(byName.get(autoPresetName(f.instrument, f.product))!, { ...f, ts: now() }),
+      calculator: (now) => (f: ChargeInput) => chargesAt(byName.get(autoPresetName(f.instrument, f.product))!, f.side, f.qty, f.price, now()),
     };
   }
   const preset = loadChargePreset(spec);
-  return { name: preset.name, presets: [preset], calculator: (now) => (f: ChargeInput) => computeCharges(preset, { ...f, ts: now() }) };
+  return { name: preset.name, presets: [preset], calculator: (now) => (f: ChargeInput) => chargesAt(preset, f.side, f.qty, f.price, now()) };
 }
 
 /** Brokerage + every statutory charge of a breakdown. */

@@ -688,30 +688,23 @@ export class MatchingEngine {
     this.dayOrders.push(o);
     this.orderMap.set(o.orderId, o);
     const book = this.book(o.instrument);
-    const fail = (reason: string): string => {
-      o.phase = Phase.FAILED;
-      o.extraInfo = reason;
-      o.exchOrderId = '';
-      this.emitOrder(o, now);
-      return reason;
-    };
-    if (o.isAmo && this.sessionOpen) return fail('AMO orders are accepted only outside market hours');
-    if (!o.isAmo && !this.sessionOpen) return fail('Market is closed: place an after-market order (AMO) instead');
+    if (o.isAmo && this.sessionOpen) return this.refuse(o, now, 'AMO orders are accepted only outside market hours');
+    if (!o.isAmo && !this.sessionOpen) return this.refuse(o, now, 'Market is closed: place an after-market order (AMO) instead');
     if (o.requestedOrderType === 'MARKET') {
-      if (book.ltp === undefined && this.settings.matchOnArrival && !o.isAmo) return fail(`No market price is available for ${o.instrument.tradingSymbol}`);
+      if (book.ltp === undefined && this.settings.matchOnArrival && !o.isAmo) return this.refuse(o, now, `No market price is available for ${o.instrument.tradingSymbol}`);
       if (book.ltp !== undefined) this.protect(o, book, book.ltp);
     }
     const circuit = this.circuitRefusal(book, o.limitPrice) ?? this.circuitRefusal(book, o.triggerPrice);
-    if (circuit) return fail(circuit);
+    if (circuit) return this.refuse(o, now, circuit);
     if (o.requestedOrderType === 'STOP_LOSS' && o.leg !== 'entry') {
       const side = this.stopSideRefusal(book, o.side, o.triggerPrice!);
-      if (side) return fail(side);
+      if (side) return this.refuse(o, now, side);
       o.triggerDir = o.side === 'BUY' ? 1 : -1;
     }
     const blockPrice = o.limitPrice ?? o.triggerPrice ?? book.ltp;
-    if (blockPrice === undefined) return fail(`No market price is available for ${o.instrument.tradingSymbol}`);
+    if (blockPrice === undefined) return this.refuse(o, now, `No market price is available for ${o.instrument.tradingSymbol}`);
     const r = this.account.reserve(o.orderId, o.instrument, o.side, o.qty, blockPrice, o.product);
-    if (!r.ok) return fail(r.reason);
+    if (!r.ok) return this.refuse(o, now, r.reason);
     if (o.isAmo) {
       o.phase = Phase.QUEUED;
       this.amoQueue.push(o);
@@ -728,6 +721,15 @@ export class MatchingEngine {
       if (o.validity === 'IOC' && !TERMINAL.has(o.phase)) this.finish(o, Phase.CANCELLED, 'IOC order: unfilled quantity cancelled', now);
     }
     return undefined;
+  }
+
+  /** Admission refused: the order fails with `reason` (published), which is returned. */
+  private refuse(o: OrderState, now: number, reason: string): string {
+    o.phase = Phase.FAILED;
+    o.extraInfo = reason;
+    o.exchOrderId = '';
+    this.emitOrder(o, now);
+    return reason;
   }
 
   private tradable(id: string): Instrument {

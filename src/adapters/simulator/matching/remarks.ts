@@ -6,13 +6,18 @@ import { VenueInputError } from './errors.js';
 
 export const MAX_REMARKS_LENGTH = 100;
 export const RESERVED_REMARKS: ReadonlySet<string> = new Set(['TV-TERMINAL']);
+const RESERVED_LENGTHS: ReadonlySet<number> = new Set([...RESERVED_REMARKS].map((r) => r.length));
 
 /** The remarks as stored. Throws VenueInputError for a reserved value. */
 export function normaliseRemarks(remarks: string | undefined): string {
   if (remarks === undefined) return '';
-  if (RESERVED_REMARKS.has(remarks.trim().toUpperCase())) {
+  const trimmed = remarks.trim();
+  // Upper-casing only text as long as a reserved value: this runs for every order a backtest places.
+  if (RESERVED_LENGTHS.has(trimmed.length) && RESERVED_REMARKS.has(trimmed.toUpperCase())) {
     throw new VenueInputError(`remarks: the value ${JSON.stringify(remarks)} is reserved and cannot be used`, { remarks });
   }
+  // No more UTF-16 units than the limit means no more code points either.
+  if (remarks.length <= MAX_REMARKS_LENGTH) return remarks;
   // Truncate by code points so a multi-byte character is never split in half.
   const chars = Array.from(remarks);
   return chars.length > MAX_REMARKS_LENGTH ? chars.slice(0, MAX_REMARKS_LENGTH).join('') : remarks;
