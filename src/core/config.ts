@@ -1,7 +1,8 @@
 /**
  * Config files: YAML read with `yaml`, `${ENV}` substituted (secrets stay out of files), validated
  * with zod. Every problem is reported at once, each line naming the file and the key path:
- *   config/paper.yaml: risk.maxOrderValue: expected a positive number, got "abc"
+ *   config/paper.yaml:45: risk.maxOrderValue: expected rupees with at most 2 decimals (whole paise), got 500000.005
+ * Money is written in rupees and read with `cfg.rupees()` into exact paise (src/core/rupee-amount.ts).
  * Section schemas live with the component they configure (src/risk/config.ts, ...); the daemon
  * composes them.
  */
@@ -9,6 +10,8 @@ import { readFileSync } from 'node:fs';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
+import type { Paise } from './money.js';
+import { RUPEE_EXAMPLES, rupeesToPaise } from './rupee-amount.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -142,6 +145,22 @@ export const cfg = {
   nonNegativeNumber: () =>
     z.number({ error: 'expected a number >= 0' }).nonnegative({ error: 'expected a number >= 0' }),
   fraction: () => z.number({ error: 'expected a number from 0 to 1' }).min(0, { error: 'expected a number from 0 to 1' }).max(1, { error: 'expected a number from 0 to 1' }),
-  /** Rupee amount in config -> paise (exact). */
-  rupees: () => z.union([z.number(), z.string()], { error: 'expected an amount in rupees' }),
+  /**
+   * An amount of money in rupees as a person writes it (`500000`, `1426.50`, `"5,00,000"`,
+   * `"5 lakh"`), validated and turned into exact integer paise; fractions of a paisa are refused.
+   * `min`: `positive` (a limit: leave the key out for none) or `nonnegative`.
+   */
+  rupees: (min: 'positive' | 'nonnegative' = 'positive') =>
+    z.union([z.number(), z.string()], { error: `expected an amount in rupees such as ${RUPEE_EXAMPLES}` }).transform((v, ctx): Paise => {
+      const r = rupeesToPaise(v);
+      if ('problem' in r) {
+        ctx.addIssue({ code: 'custom', message: r.problem });
+        return z.NEVER;
+      }
+      if (min === 'positive' ? r.paise <= 0 : r.paise < 0) {
+        ctx.addIssue({ code: 'custom', message: `expected an amount in rupees ${min === 'positive' ? '> 0' : '>= 0'}` });
+        return z.NEVER;
+      }
+      return r.paise;
+    }),
 };

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { BrokerConfigSchema } from '../adapters/broker/config.js';
 import { ExecutionConfigSchema } from '../adapters/execution/config.js';
 import { RiskConfigSchema } from '../risk/config.js';
-import { loadConfigFile, type Env } from '../core/config.js';
+import { cfg, loadConfigFile, type Env } from '../core/config.js';
 import { defaultStateDir } from './state-dir.js';
 
 export const ShutdownAction = { NONE: 'none', CANCEL: 'cancel', FLATTEN: 'flatten' } as const;
@@ -49,8 +49,8 @@ export const PaperSchema = z
     duration: durationText.optional(),
     /** Seed of the simulator's price paths (same seed, same day). */
     seed: z.number().int().default(1),
-    /** Opening cash of the paper account, rupees. */
-    capital: z.number().positive().default(1_000_000),
+    /** Opening cash of the paper account: rupees in the file (`1000000`, `"10 lakh"`), paise after parsing. */
+    capital: cfg.rupees().default(10_00_000_00),
     /** The embedded simulator's market: universe size and how often instruments tick (market ms). */
     market: z
       .object({

@@ -94,7 +94,7 @@ export async function launchDaemon(o: LaunchOptions): Promise<Launched> {
           tickIntervals: p.market.tickMs,
           ...(p.market.nseEquities !== undefined ? { nseEquities: p.market.nseEquities } : {}),
           ...(p.market.bseEquities !== undefined ? { bseEquities: p.market.bseEquities } : {}),
-          account: { openingBalance: Math.round(p.capital * 100) },
+          account: { openingBalance: p.capital },
           ...o.simulator?.venue,
         },
       });

@@ -1,5 +1,12 @@
 /**
- * Risk limits, validated with zod. Money is in paise (integers); absent optional limits are off.
+ * Risk limits, validated with zod; absent optional limits are off.
+ *
+ * Money has two faces. In a config file (the `risk:` section, `RiskConfigSchema`) amounts are
+ * RUPEES, as traders say them: `maxOrderValue: 500000`, `"5,00,000"` or `"5 lakh"` is a limit of
+ * Rs 5,00,000; decimals to the paisa, nothing finer. Inside (`RiskConfig`, and `RiskConfigInput`
+ * that code hands to the RiskEngine) they are exact integer PAISE. Until 2026-11 the file took
+ * paise, so an old `maxOrderValue: 50000000` now reads as Rs 5 crore: see README, Configuration.
+ *
  * Defaults:
  * - checks: all, in the order of `ALL_CHECKS` (cheap structural checks first, stateful ones last)
  * - maxModifications 25 (the broker's cap, spec 4.6); replaceAt 24: from the 24th modification on, a
@@ -16,6 +23,7 @@
  * - tradingState: 'active'
  */
 import { z } from 'zod';
+import { cfg } from '../core/config.js';
 import { ConfigError } from '../core/errors.js';
 import { MarginModelOptionsSchema } from '../adapters/simulator/matching/margin-model.js';
 
@@ -43,31 +51,53 @@ export type TradingState = (typeof TradingState)[keyof typeof TradingState];
 
 const paise = z.number().int().nonnegative();
 
+/** Every key but the money limits, shared by the file (rupees) and code (paise) schemas. */
+const settings = {
+  checks: z.array(z.enum(ALL_CHECKS as [CheckName, ...CheckName[]])).default([...ALL_CHECKS]),
+  maxModifications: z.number().int().positive().default(25),
+  replaceAt: z.number().int().positive().default(24),
+  margin: MarginModelOptionsSchema.prefault({}),
+  maxPositionQty: z.number().int().positive().optional(),
+  maxOpenOrders: z.number().int().positive().default(50),
+  orderRate: z
+    .object({ max: z.number().int().positive().default(20), windowMs: z.number().int().positive().default(1000) })
+    .default({ max: 20, windowMs: 1000 }),
+  tradingState: z.enum(['active', 'reducing', 'halted']).default('active'),
+};
+
+const replaceWithinCap = (c: { replaceAt: number; maxModifications: number }): boolean => c.replaceAt <= c.maxModifications;
+const REPLACE_WITHIN_CAP = { message: 'replaceAt must not exceed maxModifications', path: ['replaceAt'] };
+
+/** Risk options as code passes them to the RiskEngine: money limits in integer paise. */
+export const RiskConfigPaiseSchema = z
+  .object({ ...settings, maxOrderValue: paise.optional(), maxPositionValue: paise.optional(), maxDailyLoss: paise.optional() })
+  .strict()
+  .refine(replaceWithinCap, REPLACE_WITHIN_CAP);
+
+/**
+ * The `risk:` section of a config file: money limits in rupees (one order's value, a position's
+ * value, the day's loss that trips the kill switch), each > 0; the output is the same paise
+ * `RiskConfig` as `RiskConfigPaiseSchema`'s.
+ */
 export const RiskConfigSchema = z
   .object({
-    checks: z.array(z.enum(ALL_CHECKS as [CheckName, ...CheckName[]])).default([...ALL_CHECKS]),
-    maxModifications: z.number().int().positive().default(25),
-    replaceAt: z.number().int().positive().default(24),
-    margin: MarginModelOptionsSchema.prefault({}),
-    maxOrderValue: paise.optional(),
-    maxPositionQty: z.number().int().positive().optional(),
-    maxPositionValue: paise.optional(),
-    maxOpenOrders: z.number().int().positive().default(50),
-    orderRate: z
-      .object({ max: z.number().int().positive().default(20), windowMs: z.number().int().positive().default(1000) })
-      .default({ max: 20, windowMs: 1000 }),
-    maxDailyLoss: paise.optional(),
-    tradingState: z.enum(['active', 'reducing', 'halted']).default('active'),
+    ...settings,
+    maxOrderValue: cfg.rupees().optional().describe('rupees: the most one order may be worth (qty x price)'),
+    maxPositionValue: cfg.rupees().optional().describe('rupees: the most a position in one instrument may be worth'),
+    maxDailyLoss: cfg.rupees().optional().describe("rupees: a day's loss (realized + unrealized) that trips the kill switch"),
   })
   .strict()
-  .refine((c) => c.replaceAt <= c.maxModifications, { message: 'replaceAt must not exceed maxModifications', path: ['replaceAt'] });
+  .refine(replaceWithinCap, REPLACE_WITHIN_CAP);
 
-export type RiskConfig = z.output<typeof RiskConfigSchema>;
-export type RiskConfigInput = z.input<typeof RiskConfigSchema>;
+export type RiskConfig = z.output<typeof RiskConfigPaiseSchema>;
+/** Risk options from code: money in paise. (A config file's `risk:` section is rupees.) */
+export type RiskConfigInput = z.input<typeof RiskConfigPaiseSchema>;
+/** The `risk:` section as written in a config file: money in rupees. */
+export type RiskConfigFileInput = z.input<typeof RiskConfigSchema>;
 
-/** Validates risk options; throws ConfigError naming the offending key. */
+/** Validates risk options from code (money in paise); throws ConfigError naming the offending key. */
 export function parseRiskConfig(input: RiskConfigInput | undefined, where = 'risk'): RiskConfig {
-  const r = RiskConfigSchema.safeParse(input ?? {});
+  const r = RiskConfigPaiseSchema.safeParse(input ?? {});
   if (r.success) return r.data;
   const issues = r.error.issues.map((i) => `${where}.${i.path.join('.') || '(root)'}: ${i.message}`);
   throw new ConfigError(`invalid risk config: ${issues.join('; ')}`, { where, issues });

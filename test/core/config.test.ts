@@ -65,3 +65,31 @@ describe('config loading', () => {
     );
   });
 });
+
+describe('money in config files', () => {
+  const money = z.object({ limit: cfg.rupees().optional(), floor: cfg.rupees('nonnegative').default(0) }).strict();
+
+  it('reads rupees as written and keeps exact integer paise', () => {
+    const text = 'limit: 500000\nfloor: 1426.55\n';
+    expect(parseConfigText(text, 'm.yaml', money, {})).toEqual({ limit: 50_000_000, floor: 142_655 });
+    expect(parseConfigText('limit: "5,00,000.50"\n', 'm.yaml', money, {}).limit).toBe(50_000_050);
+    expect(parseConfigText('limit: 5 lakh\n', 'm.yaml', money, {}).limit).toBe(50_000_000);
+    expect(parseConfigText('limit: ${LIMIT}\n', 'm.yaml', money, { LIMIT: '1.5 crore' }).limit).toBe(1_500_000_000);
+  });
+
+  it('refuses a fraction of a paisa with the file, line, key and value', () => {
+    expect(problems(() => parseConfigText('floor: 0\nlimit: 1000.005\n', 'm.yaml', money, {}))).toBe(
+      'm.yaml:2: limit: expected rupees with at most 2 decimals (whole paise), got 1000.005',
+    );
+  });
+
+  it('names the file, line and key of a value that is not an amount, and of zero or negative limits', () => {
+    const msg = problems(() => parseConfigText('limit: lots\nfloor: -1\n', 'm.yaml', money, {}));
+    expect(msg).toContain('m.yaml:1: limit: expected an amount in rupees such as 500000, 1426.50, "5,00,000" or "5 lakh", got "lots"');
+    expect(msg).toContain('m.yaml:2: floor: expected an amount in rupees >= 0, got -1');
+    expect(problems(() => parseConfigText('limit: 0\n', 'm.yaml', money, {}))).toBe('m.yaml:1: limit: expected an amount in rupees > 0, got 0');
+    expect(problems(() => parseConfigText('limit: [1]\n', 'm.yaml', money, {}))).toBe(
+      'm.yaml:1: limit: expected an amount in rupees such as 500000, 1426.50, "5,00,000" or "5 lakh", got [1]',
+    );
+  });
+});

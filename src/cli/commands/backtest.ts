@@ -9,6 +9,7 @@ import cliProgress from 'cli-progress';
 import { isInterval, type Interval } from '../../core/candles.js';
 import { ConfigError } from '../../core/errors.js';
 import { parsePaise, formatRupees } from '../../core/money.js';
+import { rupeesToPaise } from '../../core/rupee-amount.js';
 import { istMidnight } from '../../core/time.js';
 import { InstrumentTable } from '../../core/instruments.js';
 import { WallClock } from '../../core/clock.js';
@@ -265,13 +266,11 @@ async function action(f: BacktestFlags): Promise<void> {
     throw flagError('strategy', `unknown strategy ${JSON.stringify(f.strategy)}; known: ${strategyNames().join(', ')}`);
   }
   const cash = (() => {
-    try {
-      const p = parsePaise(f.cash, '--cash');
-      if (p <= 0) throw new Error('not positive');
-      return p;
-    } catch {
-      throw flagError('cash', `expected a positive rupee amount, got ${JSON.stringify(f.cash)}`);
-    }
+    // Rupees as in config files: 1000000, "10,00,000", "10 lakh"; never rounded to the paisa.
+    const r = rupeesToPaise(f.cash);
+    if ('problem' in r) throw flagError('cash', `${r.problem}, got ${JSON.stringify(f.cash)}`);
+    if (r.paise <= 0) throw flagError('cash', `expected an amount in rupees > 0, got ${JSON.stringify(f.cash)}`);
+    return r.paise;
   })();
   chargeModel(f.charges); // validates the preset before any data is read
   if (!isRankMetric(f.rank)) throw flagError('rank', `expected one of ${RANK_METRICS.join(', ')}, got ${JSON.stringify(f.rank)}`);
@@ -387,7 +386,7 @@ export function register(program: Command): void {
     .option('--lot <n>', 'lot size of CSV instruments without one (default 1)')
     .option('--strategy <name>', 'strategy name', 'sma-cross')
     .option('--param <name=value>', 'strategy parameter (repeatable)', collect)
-    .option('--cash <rupees>', 'starting cash in rupees', '1000000')
+    .option('--cash <rupees>', 'starting cash in rupees: 1000000, "10,00,000" or "10 lakh"', '1000000')
     .option('--charges <preset>', 'none, auto, equity-delivery, equity-intraday, futures, options, or a YAML file', 'auto')
     .addOption(new Option('--both-touched <rule>', 'a candle reaching both a stop and a target').choices(['pessimistic', 'optimistic', 'ohlc-path']).default('pessimistic'))
     .option('--slippage <ticks>', 'adverse slippage on market fills, in ticks', '0')

@@ -49,9 +49,10 @@ describe('tarang backtest', () => {
   it('runs sma-cross on a CSV and writes the JSON and HTML reports', async () => {
     const json = join(dir, 'out.json');
     const html = join(dir, 'out.html');
-    const stdout = await cli(['--data', csv, '--strategy', 'sma-cross', '--param', 'fast=3', '--param', 'slow=8', '--param', 'qty=10', '--cash', '100000', '--charges', 'none', '--json', json, '--html', html]);
+    const stdout = await cli(['--data', csv, '--strategy', 'sma-cross', '--param', 'fast=3', '--param', 'slow=8', '--param', 'qty=10', '--cash', '1 lakh', '--charges', 'none', '--json', json, '--html', html]);
     expect(stdout).toMatch(/final equity ₹/);
     const doc = JSON.parse(readFileSync(json, 'utf8'));
+    expect(doc.starting_cash).toBe(100000);
     expect(doc.candles).toBe(120);
     expect(doc.fills.length).toBeGreaterThan(0);
     expect(doc.fills[0]).toEqual({
@@ -76,7 +77,9 @@ describe('tarang backtest', () => {
   });
 
   it('refuses bad flags with a message naming the flag', async () => {
-    await expect(cli(['--data', csv, '--cash', 'lots'])).rejects.toThrow(/--cash: expected a positive rupee amount, got "lots"/);
+    await expect(cli(['--data', csv, '--cash', 'lots'])).rejects.toThrow(/--cash: expected an amount in rupees such as 500000, 1426\.50, "5,00,000" or "5 lakh", got "lots"/);
+    await expect(cli(['--data', csv, '--cash', '100000.005'])).rejects.toThrow(/--cash: expected rupees with at most 2 decimals \(whole paise\), got "100000\.005"/);
+    await expect(cli(['--data', csv, '--cash', '0'])).rejects.toThrow(/--cash: expected an amount in rupees > 0, got "0"/);
     await expect(cli(['--data', csv, '--strategy', 'nope'])).rejects.toThrow(/--strategy: unknown strategy "nope"; known: .*sma-cross/);
     await expect(cli(['--data', csv, '--charges', 'cheap'])).rejects.toThrow(/--charges cheap: unknown preset/);
     await expect(cli(['--data', csv, '--param', 'fast'])).rejects.toThrow(/--param: expected name=value/);
