@@ -78,6 +78,8 @@ interface OrderChange {
   triggerPrice?: Paise;
 }
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
 /** One venue write, as data. */
 type VenueCall =
   | { readonly op: 'place'; readonly req: VenueOrderRequest }
@@ -86,6 +88,8 @@ type VenueCall =
   | { readonly op: 'modifySmart'; readonly req: VenueSmartModifyRequest; readonly change: OrderChange }
   | { readonly op: 'cancel'; readonly req: VenueCancelRequest }
   | { readonly op: 'cancelSmart'; readonly req: VenueSmartCancelRequest };
+
+type PlaceCall = Extract<VenueCall, { op: 'place' | 'placeSmart' }>;
 
 interface PendingReplace {
   readonly strategyId: string;
@@ -328,16 +332,14 @@ export class ExecutionEngine {
     this.intents.set(i.id, i);
     this.orders.create({
       tag: i.id, strategyId: i.strategyId, instrument: i.instrument, side: i.side, qty: i.qty, orderType: i.orderType,
-      product: i.product, validity: i.validity, limitPrice: i.limitPrice, triggerPrice: i.triggerPrice, ...(replaces ? { replaces } : {}),
+      product: i.product, validity: i.validity, limitPrice: i.limitPrice, triggerPrice: i.triggerPrice, parentTag: undefined, leg: undefined, replaces,
     });
-    this.reserve(i.instrument, i.side, i.qty, i.limitPrice ?? i.triggerPrice ?? this.portfolio.lastPrice(i.instrument), i.product);
-    const req = {
-      tag: i.id, instrument: i.instrument, side: i.side, qty: i.qty, orderType: i.orderType, validity: i.validity, product: i.product,
-      isAmo: i.isAmo ?? false,
-      ...(i.limitPrice !== undefined ? { limitPrice: i.limitPrice } : {}),
-      ...(i.triggerPrice !== undefined ? { triggerPrice: i.triggerPrice } : {}),
-    };
-    this.write(i.id, 'place', { tag: i.id, strategyId: i.strategyId, instrument: i.instrument, side: i.side, qty: i.qty }, { op: 'place', req });
+    if (this.funds) this.reserve(i.instrument, i.side, i.qty, i.limitPrice ?? i.triggerPrice ?? this.portfolio.lastPrice(i.instrument), i.product);
+    // Field by field, no conditional spreads: this runs for every order of a backtest.
+    const req: Mutable<VenueOrderRequest> = { tag: i.id, instrument: i.instrument, side: i.side, qty: i.qty, orderType: i.orderType, validity: i.validity, product: i.product, isAmo: i.isAmo ?? false };
+    if (i.limitPrice !== undefined) req.limitPrice = i.limitPrice;
+    if (i.triggerPrice !== undefined) req.triggerPrice = i.triggerPrice;
+    this.write(i.id, i.strategyId, { op: 'place', req }, undefined);
   }
 
   private smart(i: SmartIntent): void {
@@ -368,7 +370,7 @@ export class ExecutionEngine {
       ...(i.target ? { target: i.target } : {}),
       ...(native ? { trailingStep: i.trailingStep } : {}),
     };
-    this.write(i.id, 'place', { tag: i.id, strategyId: i.strategyId, instrument: i.instrument, side: i.side, qty: i.qty, smart: true }, { op: 'placeSmart', req });
+    this.write(i.id, i.strategyId, { op: 'placeSmart', req }, undefined);
   }
 
   private modify(i: ModifyIntent): void {
@@ -523,8 +525,10 @@ export class ExecutionEngine {
     const i: PlaceIntent = { kind: 'place', id: tag, ...p };
     this.intents.set(tag, i);
     this.orders.create({ tag, strategyId: p.strategyId, instrument: p.instrument, side: p.side, qty: p.qty, orderType: p.orderType, product: p.product, validity: p.validity, limitPrice: p.limitPrice, triggerPrice: p.triggerPrice, parentTag: parent, leg });
-    const req = { tag, instrument: p.instrument, side: p.side, qty: p.qty, orderType: p.orderType, validity: p.validity, product: p.product, isAmo: false, ...(p.limitPrice !== undefined ? { limitPrice: p.limitPrice } : {}), ...(p.triggerPrice !== undefined ? { triggerPrice: p.triggerPrice } : {}) };
-    this.write(tag, 'place', { tag, strategyId: p.strategyId, instrument: p.instrument, side: p.side, qty: p.qty, parent }, { op: 'place', req });
+    const req: Mutable<VenueOrderRequest> = { tag, instrument: p.instrument, side: p.side, qty: p.qty, orderType: p.orderType, validity: p.validity, product: p.product, isAmo: false };
+    if (p.limitPrice !== undefined) req.limitPrice = p.limitPrice;
+    if (p.triggerPrice !== undefined) req.triggerPrice = p.triggerPrice;
+    this.write(tag, p.strategyId, { op: 'place', req }, parent);
   }
 
   /** The order a modify/cancel names: the live order after replacements, or a smart order's leg. */
@@ -535,15 +539,19 @@ export class ExecutionEngine {
 
   // Writes --------------------------------------------------------------------------------------
 
-  /** A place (regular, smart or leg): journal, send, handle the outcome. */
-  private write(tag: string, kind: 'place', journal: { [k: string]: string | number | boolean }, call: VenueCall): void {
+  /** A place (regular, smart or an emulated leg of `parent`): journal, send, handle the outcome. */
+  private write(tag: string, strategyId: string, call: PlaceCall, parent: string | undefined): void {
     if (this.venue.capabilities.synchronous || !this.store) {
       // An in-process venue lives and dies with this process: there is nothing to reconcile after
       // a crash, so no journal (backtests stay free of per-order persistence).
       this.send(tag, undefined, call);
       return;
     }
-    const entry = Object.assign({ ts: this.clock.now() }, journal);
+    const r = call.req;
+    const entry: { [k: string]: string | number | boolean } = { ts: this.clock.now(), tag, strategyId, instrument: r.instrument, side: r.side, qty: r.qty };
+    if (call.op === 'placeSmart') entry['smart'] = true;
+    if (parent !== undefined) entry['parent'] = parent;
+    const kind = 'place';
     // Asynchronous venue: the tag is durable before the order can exist.
     this.inflight++;
     this.store.set('tags', tag, entry).then(

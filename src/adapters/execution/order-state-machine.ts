@@ -27,7 +27,7 @@
 import type { EventBus } from '../../core/bus/event-bus.js';
 import type { Clock } from '../../core/clock.js';
 import { isTerminalStatus, type OrderStatus, type OrderType, type Product, type Side, type Validity } from '../../core/enums.js';
-import type { OrderSnapshot } from '../../core/events.js';
+import type { FillEvent, OrderSnapshot } from '../../core/events.js';
 import type { SmartLegName } from '../../core/intents.js';
 import type { Logger } from '../../core/log.js';
 import { silentLogger } from '../../core/log.js';
@@ -103,6 +103,11 @@ export class OrderStateMachine {
   private readonly gaps = new Set<OrderRecord>();
   private readonly orphanStates = new Map<string, VenueOrderState[]>();
   private readonly orphanFills = new Map<string, VenueFill[]>();
+  /**
+   * Tags of smart parents that have (or had) leg records: most orders have no legs, and knowing
+   * that spares `resolve` two leg-key strings and lookups on every update found by tag.
+   */
+  private readonly smartParents = new Set<string>();
   private readonly log: Logger;
   /** Called for a venue order carrying one of our tags that we have no record of (after a crash). */
   onUnknownTagged: (state: VenueOrderState) => NewOrder | undefined = () => undefined;
@@ -175,6 +180,7 @@ export class OrderStateMachine {
     };
     this.records.set(o.tag, rec);
     this.open.add(rec);
+    if (o.parentTag !== undefined) this.smartParents.add(o.parentTag);
     if (o.replaces) {
       const old = this.records.get(o.replaces);
       if (old) old.replacedBy = o.tag;
@@ -198,14 +204,17 @@ export class OrderStateMachine {
       changed = true;
     }
     if (changed) this.publish(rec);
-    for (const [leg, id] of [['stopLoss', legs?.stopLoss], ['target', legs?.target]] as const) {
-      const lr = id ? this.records.get(legTag(tag, leg)) : undefined;
-      if (lr && id && this.link(lr, id)) {
-        this.publish(lr);
-        this.drainOrphans(id);
-      }
-    }
+    if (legs?.stopLoss !== undefined) this.acceptedLeg(legTag(tag, 'stopLoss'), legs.stopLoss);
+    if (legs?.target !== undefined) this.acceptedLeg(legTag(tag, 'target'), legs.target);
     this.drainOrphans(orderId);
+  }
+
+  private acceptedLeg(tag: string, id: string): void {
+    const lr = this.records.get(tag);
+    if (lr && this.link(lr, id)) {
+      this.publish(lr);
+      this.drainOrphans(id);
+    }
   }
 
   /** The venue certainly refused the order (or it was never placed). */
@@ -215,6 +224,7 @@ export class OrderStateMachine {
     rec.status = 'REJECTED';
     rec.reason = reason;
     this.publish(rec);
+    if (!this.smartParents.has(tag)) return;
     // Legs of a refused smart order never existed either.
     for (const leg of ['stopLoss', 'target'] as const) {
       const lr = this.records.get(legTag(tag, leg));
@@ -279,7 +289,8 @@ export class OrderStateMachine {
     rec.fillQty += f.qty;
     rec.fillValue += f.qty * f.price;
     rec.status = statusForFill(rec.status, Math.max(rec.reportedFilled, rec.fillQty), rec.qty);
-    this.bus.publish({
+    // Built field by field (no conditional spread): one allocation per fill.
+    const fill: Mutable<FillEvent> = {
       type: 'fill',
       ts: f.ts,
       fillId: f.fillId,
@@ -291,8 +302,9 @@ export class OrderStateMachine {
       qty: f.qty,
       price: f.price,
       product: rec.product,
-      ...(f.charges !== undefined ? { charges: f.charges } : {}),
-    });
+    };
+    if (f.charges !== undefined) fill.charges = f.charges;
+    this.bus.publish(fill);
     this.publish(rec);
     if (linked) this.drainOrphans(f.orderId);
     return true;
@@ -444,6 +456,10 @@ export class OrderStateMachine {
       if (istDayStart(rec.finishedAt) === this.today()) this.finalToday.set(rec.tag, { snapshot: rec.snapshot, replacedBy: rec.replacedBy });
     }
     for (const id of rec.fillIds) this.seenFills.delete(id);
+    const root = rec.parentTag ?? rec.tag;
+    if (this.smartParents.has(root) && !this.records.has(root) && !this.records.has(legTag(root, 'stopLoss')) && !this.records.has(legTag(root, 'target'))) {
+      this.smartParents.delete(root);
+    }
     if (rec.orderId !== undefined) {
       this.byOrderId.delete(rec.orderId);
       this.forgotten.add(rec.orderId);
@@ -483,7 +499,7 @@ export class OrderStateMachine {
     }
     if (tag === undefined) return undefined;
     const r = this.records.get(tag);
-    if (!r || leg === 'entry') return r;
+    if (!r || leg === 'entry' || !this.smartParents.has(tag)) return r;
     const legs = this.legsOf(r);
     if (legs.length === 0) return r;
     // A smart parent's tag without leg information.
@@ -585,10 +601,11 @@ export class OrderStateMachine {
     if (rec.leg !== undefined) snap.leg = rec.leg;
     if (rec.replaces !== undefined) snap.replaces = rec.replaces;
     rec.snapshot = snap;
-    if (isTerminalStatus(rec.status)) this.open.delete(rec);
+    const terminal = isTerminalStatus(rec.status);
+    if (terminal) this.open.delete(rec);
     if (rec.reportedFilled > rec.fillQty) this.gaps.add(rec);
-    else this.gaps.delete(rec);
-    if (!rec.evictable && isTerminalStatus(rec.status)) {
+    else if (this.gaps.size > 0) this.gaps.delete(rec);
+    if (terminal && !rec.evictable) {
       rec.evictable = true;
       rec.finishedAt = this.clock.now();
       this.finished.push(rec);
