@@ -129,11 +129,14 @@ function replay(p: ReplayParts): number {
   const total = order.length;
   let sessionDay = -1;
   let sessionOpen = false;
+  // 15:30 IST of the session's day, recomputed only when the day changes.
+  let closeAt = Infinity;
   let lastT = firstStart;
   const account = matching.account;
   const played: { -readonly [K in keyof CandleInput]-?: CandleInput[K] } = { instrument: '', start: 0, ts: 0, open: 0, high: 0, low: 0, close: 0, volume: 0 };
   const seriesOf = order.series;
   const indexOf = order.index;
+  let nextProgress = onProgress ? every : Infinity;
   let i = 0;
   while (i < total) {
     const T = series[seriesOf[i]!]!.ts[indexOf[i]!]!;
@@ -153,6 +156,7 @@ function replay(p: ReplayParts): number {
         matching.openSession(start);
         sessionOpen = true;
         sessionDay = day;
+        closeAt = sessionCloseOf(start);
       } else if (start > clock.now()) clock.advanceTo(start);
       // One mutable input reused for every candle: the driver reads it and keeps nothing.
       played.instrument = s.instrument;
@@ -166,7 +170,7 @@ function replay(p: ReplayParts): number {
       driver.playCandle(played);
     }
     // 3. The close: DAY and IOC orders expire before anyone sees the last candle.
-    if (intraday && sessionOpen && T >= sessionCloseOf(T - 1)) {
+    if (intraday && sessionOpen && T >= closeAt) {
       if (T > clock.now()) clock.advanceTo(T);
       matching.expireSession(T);
       sessionOpen = false;
@@ -188,12 +192,16 @@ function replay(p: ReplayParts): number {
     }
     // 5. Equity at the close of T.
     let exposed = false;
-    for (let k = 0; k < ids.length && !exposed; k++) exposed = account.hasPosition(ids[k]!) && account.netQty(ids[k]!) !== 0;
+    if (account.openPositions() > 0) {
+      for (let k = 0; k < ids.length && !exposed; k++) exposed = account.netQty(ids[k]!) !== 0;
+    }
     recorder.record(T, account.equity(), exposed);
     lastT = T;
-    const before = i;
     i = j;
-    if (onProgress && Math.floor(i / every) !== Math.floor(before / every)) onProgress(i, total);
+    if (i >= nextProgress) {
+      onProgress!(i, total);
+      nextProgress = (Math.floor(i / every) + 1) * every;
+    }
   }
   if (intraday && sessionOpen) matching.expireSession(lastT);
   return lastT;

@@ -59,33 +59,37 @@ export interface Metrics {
 }
 
 export function drawdown(curve: EquityCurve, startingCash: Paise): DrawdownInfo {
+  // Times are NaN while unknown (not undefined): a number-only local is never boxed, and this loop
+  // runs once per equity sample.
+  const { equity, ts } = curve;
+  const n = curve.length;
   let peak = startingCash;
-  let peakTs: number | undefined;
+  let peakTs = NaN;
   let maxDd = 0;
   let maxAmt = 0;
-  let ddPeakTs: number | undefined;
-  let ddTroughTs: number | undefined;
-  let underSince: number | undefined;
+  let ddPeakTs = NaN;
+  let ddTroughTs = NaN;
+  let underSince = NaN;
   let longest = 0;
-  let longestStart: number | undefined;
-  let longestEnd: number | undefined;
+  let longestStart = NaN;
+  let longestEnd = NaN;
   let recovered = true;
-  for (let i = 0; i < curve.length; i++) {
-    const e = curve.equity[i]!;
-    const t = curve.ts[i]!;
+  for (let i = 0; i < n; i++) {
+    const e = equity[i]!;
+    const t = ts[i]!;
     if (e >= peak) {
-      if (underSince !== undefined && t - underSince > longest) {
+      if (underSince === underSince && t - underSince > longest) {
         longest = t - underSince;
         longestStart = underSince;
         longestEnd = t;
         recovered = true;
       }
-      underSince = undefined;
+      underSince = NaN;
       peak = e;
       peakTs = t;
       continue;
     }
-    if (underSince === undefined) underSince = peakTs ?? (curve.ts[0] ?? t);
+    if (underSince !== underSince) underSince = peakTs === peakTs ? peakTs : n > 0 ? ts[0]! : t;
     const amt = peak - e;
     const dd = peak > 0 ? amt / peak : 0;
     if (dd > maxDd) {
@@ -95,21 +99,20 @@ export function drawdown(curve: EquityCurve, startingCash: Paise): DrawdownInfo 
       ddTroughTs = t;
     }
   }
-  const last = curve.length > 0 ? curve.ts[curve.length - 1]! : undefined;
-  if (underSince !== undefined && last !== undefined && last - underSince > longest) {
-    longest = last - underSince;
+  if (underSince === underSince && n > 0 && ts[n - 1]! - underSince > longest) {
+    longest = ts[n - 1]! - underSince;
     longestStart = underSince;
-    longestEnd = last;
+    longestEnd = ts[n - 1]!;
     recovered = false;
   }
   return {
     maxDrawdown: maxDd,
     maxDrawdownAmount: maxAmt,
-    ...(ddPeakTs !== undefined ? { peakTs: ddPeakTs } : {}),
-    ...(ddTroughTs !== undefined ? { troughTs: ddTroughTs } : {}),
+    ...(ddPeakTs === ddPeakTs ? { peakTs: ddPeakTs } : {}),
+    ...(ddTroughTs === ddTroughTs ? { troughTs: ddTroughTs } : {}),
     maxDurationMs: longest,
-    ...(longestStart !== undefined ? { durationStartTs: longestStart } : {}),
-    ...(longestEnd !== undefined ? { durationEndTs: longestEnd } : {}),
+    ...(longestStart === longestStart ? { durationStartTs: longestStart } : {}),
+    ...(longestEnd === longestEnd ? { durationEndTs: longestEnd } : {}),
     recovered,
   };
 }
@@ -117,12 +120,17 @@ export function drawdown(curve: EquityCurve, startingCash: Paise): DrawdownInfo 
 /** End-of-day equity per IST date, in order: [dayIndex, equity]. */
 export function dailyEquity(curve: EquityCurve): Array<[number, number]> {
   const out: Array<[number, number]> = [];
+  const { equity, ts } = curve;
+  // A sample is the day's last when the next one falls on another day (the curve is in time order).
+  let day = curve.length > 0 ? Math.floor((ts[0]! + IST_OFFSET_MS) / DAY_MS) : 0;
+  let nextDay = (day + 1) * DAY_MS - IST_OFFSET_MS;
   for (let i = 0; i < curve.length; i++) {
-    const d = Math.floor((curve.ts[i]! + IST_OFFSET_MS) / DAY_MS);
-    const lastEntry = out[out.length - 1];
-    if (lastEntry && lastEntry[0] === d) lastEntry[1] = curve.equity[i]!;
-    else out.push([d, curve.equity[i]!]);
+    if (ts[i]! < nextDay) continue;
+    out.push([day, equity[i - 1]!]);
+    day = Math.floor((ts[i]! + IST_OFFSET_MS) / DAY_MS);
+    nextDay = (day + 1) * DAY_MS - IST_OFFSET_MS;
   }
+  if (curve.length > 0) out.push([day, equity[curve.length - 1]!]);
   return out;
 }
 

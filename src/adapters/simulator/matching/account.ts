@@ -79,6 +79,8 @@ export class VenueAccount {
   private fundsAdded: Paise = 0;
   private fundsWithdrawn: Paise = 0;
   private realized: Paise = 0;
+  /** Positions whose net quantity is not zero. */
+  private openCount = 0;
   private brokerage: Paise = 0;
   private eqCharges: Paise = 0;
   private fnoCharges: Paise = 0;
@@ -317,6 +319,7 @@ export class VenueAccount {
       }
     }
     if (p.netQty === 0) p.openValue = 0;
+    if ((net === 0) !== (p.netQty === 0)) this.openCount += net === 0 ? 1 : -1;
     p.lastPrice = price;
     this.refreshPositionMargin(p);
     if (product === 'CNC' && instrument.kind === 'EQUITY') this.bookHolding(instrument, side, qty, price);
@@ -335,6 +338,11 @@ export class VenueAccount {
     let n = 0;
     for (const p of this.byInstrument.get(instrument) ?? []) n += p.netQty;
     return n;
+  }
+
+  /** Positions with a non-zero net quantity (O(1): the backtest asks after every candle). */
+  openPositions(): number {
+    return this.openCount;
   }
 
   hasPosition(instrument: string): boolean {

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { ConfigError } from '../../../core/errors.js';
 import type { Paise } from '../../../core/money.js';
 import type { MatchingEngine } from './matching-engine.js';
-import type { UpdateMode } from './types.js';
+import type { MarketUpdate, UpdateMode } from './types.js';
 
 /**
  * Which extreme comes first in a candle that reaches both:
@@ -81,6 +81,7 @@ export function nearerExtremeFirst(c: Pick<CandleInput, 'open' | 'high' | 'low' 
 export class CandleDriver {
   private readonly rule: BothTouchedRule;
   private readonly participation: number | undefined;
+  private readonly lastPrice: { -readonly [K in keyof MarketUpdate]: MarketUpdate[K] } = { instrument: '', ts: 0, ltp: 0, mode: 'path' };
 
   constructor(
     private readonly engine: MatchingEngine,
@@ -104,7 +105,12 @@ export class CandleDriver {
     const engine = this.engine;
     if (!engine.hasWorkingOrders(c.instrument)) {
       // Nothing can fill: only the last price matters (marks, MARKET protection, stop-side checks).
-      return engine.onMarket({ instrument: c.instrument, ts: c.ts - 1, ltp: c.close, mode: 'path' });
+      // One reused update (the engine copies what it keeps): this is most candles of a backtest.
+      const u = this.lastPrice;
+      u.instrument = c.instrument;
+      u.ts = c.ts - 1;
+      u.ltp = c.close;
+      return engine.onMarket(u);
     }
     let budget = this.participation !== undefined && c.volume !== undefined ? Math.floor(c.volume * this.participation) : Infinity;
     let filled = 0;

@@ -1217,7 +1217,8 @@ export class MatchingEngine {
         }
       }
     } finally {
-      this.queue.length = 0;
+      // Setting an array's length is a runtime call even when it is already 0.
+      if (this.queue.length !== 0) this.queue.length = 0;
       this.flushing = false;
     }
     if (failure) throw new InvariantError(`a matching engine listener failed: ${describeError(failure.error)}`, {}, { cause: failure.error });
