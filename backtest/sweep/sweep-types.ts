@@ -15,11 +15,32 @@ export interface SweepJob {
   readonly risk?: RiskConfigInput;
 }
 
+export type SweepParams = Readonly<Record<string, number | string | boolean>>;
+
 export interface SweepTask {
   readonly index: number;
-  readonly params: Readonly<Record<string, number | string | boolean>>;
+  readonly params: SweepParams;
 }
 
 export type SweepReply =
   | { readonly index: number; readonly metrics: Record<string, unknown>; readonly finalEquity: number; readonly error?: undefined }
   | { readonly index: number; readonly error: string; readonly metrics?: undefined };
+
+/** What a worker is started with (once: the candle columns are SharedArrayBuffer views). */
+export interface SweepWorkerData {
+  readonly job: SweepJob;
+  readonly grid: readonly SweepParams[];
+  /**
+   * Shared by every lane. `[0]` is the next combination number to claim (Atomics.add): lanes take
+   * combinations one at a time as they finish, so they end together whatever each one costs.
+   * `[1 + i]` is the lane that claimed combination i, plus one (0: unclaimed), so the combinations
+   * of a worker that died are known.
+   */
+  readonly claims: Int32Array;
+  readonly lane: number;
+}
+
+export type SweepWorkerMessage =
+  /** Modules loaded, about to claim: `at` is epoch milliseconds (timeOrigin + now). */
+  | { readonly kind: 'ready'; readonly at: number }
+  | { readonly kind: 'row'; readonly reply: SweepReply };

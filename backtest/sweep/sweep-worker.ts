@@ -1,16 +1,20 @@
 /**
- * A sweep worker (worker_threads): receives the job once (the candle columns live in shared
- * memory, so nothing is copied), then runs the combinations it is sent one after another (the
- * pool keeps one queued behind the running one) and answers each with its metrics.
+ * A sweep worker (worker_threads): started once per sweep with the job (candle columns in shared
+ * memory, so nothing is copied), the grid and the shared claim table; it claims combinations one
+ * at a time until none is left, answering each with its metrics, then exits.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { claimNext } from './sweep-claims.js';
 import { comboRunner } from './sweep-combo.js';
-import type { SweepJob, SweepTask } from './sweep-types.js';
+import type { SweepWorkerData, SweepWorkerMessage } from './sweep-types.js';
 
-const run = comboRunner(workerData as SweepJob);
-let chain: Promise<void> = Promise.resolve();
+const data = workerData as SweepWorkerData;
+const port = parentPort!;
+const run = comboRunner(data.job);
+const send = (m: SweepWorkerMessage): void => port.postMessage(m);
 
-parentPort!.on('message', (task: SweepTask) => {
-  // In order, one at a time: two backtests interleaving at their awaits would only slow both.
-  chain = chain.then(async () => parentPort!.postMessage(await run(task)));
-});
+send({ kind: 'ready', at: performance.timeOrigin + performance.now() });
+for (let i = claimNext(data.claims, data.lane); i >= 0; i = claimNext(data.claims, data.lane)) {
+  send({ kind: 'row', reply: await run({ index: i, params: data.grid[i]! }) });
+}
+// Nothing keeps the thread alive now (no message listener): it exits once the answers are out.

@@ -1,54 +1,61 @@
 /**
- * Parameter sweeps on all cores: the main thread plus a pool of worker_threads reading the
- * candles from shared memory, fed one combination at a time (so fast and slow combinations
- * balance themselves). Results are kept by combination number and ranked by the chosen metric
- * with the combination number as the tie-break, so the output is identical for the same input
- * whatever the scheduling and the number of lanes.
+ * Parameter sweeps on all cores: the main thread is one lane and worker_threads are the others.
+ * Every lane claims the next combination from one shared counter as soon as it is free (work
+ * stealing without messages: lanes finish within one combination of each other), and the workers
+ * read the candles from shared memory, given to each once. Results are kept by combination number
+ * and ranked with the combination number as the tie-break, so the rows are identical for the same
+ * input whatever the scheduling and the number of lanes.
  */
 import { availableParallelism } from 'node:os';
+import { setImmediate as turn } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
-import { ConfigError } from '../../src/core/errors.js';
+import { ConfigError, describeError } from '../../src/core/errors.js';
 import type { CandleSeries } from '../data/candle-series.js';
-import { comboRunner } from './sweep-combo.js';
-import type { SweepJob, SweepReply } from './sweep-types.js';
+import { claimNext, claimTable, claimedBy, closeClaims } from './sweep-claims.js';
+import { comboRunner, type ComboRunner } from './sweep-combo.js';
+import { rankRows, type RankMetric, type SweepRow } from './sweep-rank.js';
+import type { SweepJob, SweepParams, SweepReply, SweepWorkerData, SweepWorkerMessage } from './sweep-types.js';
+import { workerEntry, type WorkerEntry, type WorkerLoad } from './worker-entry.js';
 
-/** Metrics a sweep can rank by; `max_drawdown` ranks lowest first, the rest highest first. */
-export const RANK_METRICS = ['sharpe', 'sortino', 'total_return', 'cagr', 'profit_factor', 'win_rate', 'max_drawdown', 'final_equity'] as const;
-export type RankMetric = (typeof RANK_METRICS)[number];
-
-export function isRankMetric(s: string): s is RankMetric {
-  return (RANK_METRICS as readonly string[]).includes(s);
-}
-
-export interface SweepRow {
-  readonly index: number;
-  readonly params: Readonly<Record<string, number | string | boolean>>;
-  readonly metrics?: Record<string, unknown>;
-  readonly finalEquity?: number;
-  readonly error?: string;
-  /** 1-based rank; absent for failed combinations. */
-  rank?: number;
-}
+export { RANK_METRICS, isRankMetric, rankRows, type RankMetric, type SweepRow } from './sweep-rank.js';
 
 export interface SweepOptions {
   readonly job: SweepJob;
-  readonly grid: ReadonlyArray<Readonly<Record<string, number | string | boolean>>>;
+  readonly grid: readonly SweepParams[];
   readonly rank: RankMetric;
+  /** Lanes, the main thread included (default: all cores); `1` starts no worker. */
   readonly workers?: number;
+  /**
+   * false: the main thread runs no combination of its own (only what a failed worker left), so
+   * every row comes from a worker. For tests and benches; the default (true) is faster.
+   */
+  readonly mainLane?: boolean;
+  /** How workers load the engine (worker-entry.ts); `bundle` unless testing the fallback. */
+  readonly load?: WorkerLoad;
   readonly onProgress?: (done: number, total: number) => void;
 }
 
-function workerSource(): { code: string } {
-  const self = import.meta.url;
-  const ts = self.endsWith('.ts');
-  const worker = new URL(`./sweep-worker.${ts ? 'ts' : 'js'}`, self).href;
-  // Source checkouts run TypeScript through tsx, registered in the main thread only: the worker
-  // registers it itself before importing its module.
-  const tsx = ts ? import.meta.resolve('tsx/esm/api') : undefined;
-  const code = tsx
-    ? `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(worker)}); });`
-    : `import(${JSON.stringify(worker)});`;
-  return { code };
+export interface SweepLaneStats {
+  readonly lane: number;
+  readonly thread: 'main' | 'worker';
+  /** Combinations this lane answered. */
+  combos: number;
+  /** Milliseconds from the start of the sweep until the lane could claim its first combination. */
+  readyMs?: number;
+  /** Why a worker lane stopped early (its unanswered combinations were re-run on the main thread). */
+  error?: string;
+}
+
+export interface SweepStats {
+  readonly wallMs: number;
+  readonly lanes: readonly SweepLaneStats[];
+  /** How the workers were loaded; absent when no worker was started. */
+  readonly workerEntry?: Omit<WorkerEntry, 'spec'>;
+}
+
+export interface SweepResult {
+  readonly rows: SweepRow[];
+  readonly stats: SweepStats;
 }
 
 /** Copies a column into shared memory: every worker then reads the same bytes (no per-worker copy). */
@@ -72,87 +79,134 @@ function shareSeries(series: readonly CandleSeries[]): CandleSeries[] {
   }));
 }
 
-function metricOf(row: SweepRow, m: RankMetric): number | null {
-  if (m === 'final_equity') return row.finalEquity ?? null;
-  const v = row.metrics?.[m];
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
-}
-
-export function rankRows(rows: SweepRow[], m: RankMetric): SweepRow[] {
-  const lowerBetter = m === 'max_drawdown';
-  const ok = rows.filter((r) => r.error === undefined);
-  ok.sort((a, b) => {
-    const x = metricOf(a, m);
-    const y = metricOf(b, m);
-    if (x === null && y === null) return a.index - b.index;
-    if (x === null) return 1;
-    if (y === null) return -1;
-    const d = lowerBetter ? x - y : y - x;
-    return d !== 0 ? d : a.index - b.index;
-  });
-  ok.forEach((r, i) => (r.rank = i + 1));
-  return [...ok, ...rows.filter((r) => r.error !== undefined).sort((a, b) => a.index - b.index)];
-}
+const now = (): number => performance.timeOrigin + performance.now();
 
 export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
+  return (await sweep(o)).rows;
+}
+
+/** The sweep with how its lanes went (for the bench and diagnostics). */
+export async function sweep(o: SweepOptions): Promise<SweepResult> {
+  const t0 = now();
   const total = o.grid.length;
   if (total === 0) throw new ConfigError('the sweep grid is empty', {});
   const lanes = Math.max(1, Math.min(o.workers ?? availableParallelism(), total));
+  const mainLane = o.mainLane ?? true;
+  const workerCount = mainLane ? lanes - 1 : lanes;
+  const job: SweepJob = workerCount > 0 ? { ...o.job, series: shareSeries(o.job.series) } : o.job;
+  const claims = claimTable(total);
   const rows: SweepRow[] = o.grid.map((params, index) => ({ index, params }));
-  const job: SweepJob = { ...o.job, series: lanes > 1 ? shareSeries(o.job.series) : o.job.series };
-  let next = 0;
-  let done = 0;
+  const answered = new Uint8Array(total);
+  const laneStats: SweepLaneStats[] = [];
   const workers: Worker[] = [];
-  let failed = false;
-  try {
-    await new Promise<void>((resolve, reject) => {
-      const fail = (e: unknown): void => {
-        failed = true;
-        reject(e);
-      };
-      const settle = (r: SweepReply): void => {
-        rows[r.index] = r.error !== undefined ? { ...rows[r.index]!, error: r.error } : { ...rows[r.index]!, metrics: r.metrics, finalEquity: r.finalEquity };
-        done++;
-        o.onProgress?.(done, total);
-        if (done === total) resolve();
-      };
-      const feed = (w: Worker): void => {
-        if (next >= total) return;
-        const index = next++;
-        w.postMessage({ index, params: o.grid[index] });
-      };
-      // The main thread is one of the lanes: it has every module loaded already, so it starts at
-      // once while the workers boot (a worker's start-up, loading the engine through tsx, is about
-      // a second), and a one-lane sweep needs no worker at all. Each worker keeps a second
-      // combination queued, so it never waits for the main lane (which answers messages only
-      // between its own combinations).
-      for (let k = 1; k < lanes; k++) {
-        const w = new Worker(workerSource().code, { eval: true, workerData: job });
-        workers.push(w);
-        w.on('message', (r: SweepReply) => {
-          settle(r);
-          if (done < total) feed(w);
-        });
-        w.on('error', fail);
-        w.on('exit', (c) => {
-          if (done < total && c !== 0) fail(new Error(`sweep worker exited with code ${c}`));
-        });
-        feed(w);
-        feed(w);
+  let entry: WorkerEntry | undefined;
+  let done = 0;
+  let alive = 0;
+  let started = false;
+  let stopped = false;
+
+  let resolve!: () => void;
+  let reject!: (e: unknown) => void;
+  const finished = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  const fail = (e: unknown): void => {
+    stopped = true;
+    closeClaims(claims);
+    reject(e);
+  };
+
+  const settle = (r: SweepReply, lane: SweepLaneStats): void => {
+    if (answered[r.index]) return;
+    answered[r.index] = 1;
+    lane.combos++;
+    rows[r.index] = r.error !== undefined ? { ...rows[r.index]!, error: r.error } : { ...rows[r.index]!, metrics: r.metrics, finalEquity: r.finalEquity };
+    done++;
+    o.onProgress?.(done, total);
+    if (done === total) resolve();
+  };
+
+  // The main lane: claims like a worker while it is one (it has every module loaded already, so
+  // it starts at once while the workers boot), and re-runs whatever a failed worker left.
+  const main: SweepLaneStats = { lane: 0, thread: 'main', combos: 0, readyMs: 0 };
+  laneStats.push(main);
+  const retry: number[] = [];
+  let run: ComboRunner | undefined;
+  let mainBusy = false;
+  const mainLoop = async (): Promise<void> => {
+    if (mainBusy) return;
+    mainBusy = true;
+    try {
+      for (;;) {
+        if (stopped) break;
+        const i = retry.shift() ?? (mainLane || (started && alive === 0) ? claimNext(claims, 0) : -1);
+        if (i < 0) break;
+        run ??= comboRunner(job);
+        // Cloned like a worker's answer, so a row is the same object shape whoever ran it.
+        settle(structuredClone(await run({ index: i, params: o.grid[i]! })), main);
+        // Let the workers' answers in before the next combination.
+        await turn();
       }
-      const run = comboRunner(job);
-      void (async () => {
-        while (next < total && !failed) {
-          const index = next++;
-          // Cloned like a worker's answer, so a row is the same object shape whoever ran it.
-          settle(structuredClone(await run({ index, params: o.grid[index]! })));
-          // Let the workers' answers in (and feed them) before the next combination.
-          await new Promise<void>((r) => setImmediate(r));
-        }
-      })().catch(fail);
-    });
+    } finally {
+      mainBusy = false;
+    }
+  };
+
+  const start = (e: WorkerEntry): void => {
+    if (stopped) return;
+    entry = e;
+    started = true;
+    for (let k = 1; k <= workerCount; k++) {
+      const stats: SweepLaneStats = { lane: k, thread: 'worker', combos: 0 };
+      laneStats.push(stats);
+      const data: SweepWorkerData = { job, grid: o.grid, claims, lane: k };
+      const w = 'url' in e.spec ? new Worker(e.spec.url, { workerData: data }) : new Worker(e.spec.code, { eval: true, workerData: data });
+      workers.push(w);
+      alive++;
+      w.on('message', (m: SweepWorkerMessage) => {
+        if (m.kind === 'ready') stats.readyMs = m.at - t0;
+        else settle(m.reply, stats);
+      });
+      w.on('error', (err) => {
+        stats.error = describeError(err);
+      });
+      w.on('exit', (code) => {
+        alive--;
+        // Code 1 after the sweep ended is terminate() stopping a worker that had nothing left.
+        if (code !== 0 && !stopped) stats.error ??= `exited with code ${code}`;
+        // Nothing is lost with a worker: what it claimed and did not answer runs on the main lane.
+        retry.push(...claimedBy(claims, k, (i) => answered[i] === 1));
+        if (!stopped && done < total) mainLoop().catch(fail);
+      });
+    }
+  };
+
+  try {
+    if (workerCount > 0) {
+      const pending = workerEntry(o.load ?? 'bundle');
+      // A cached bundle is ready within milliseconds: start the workers before the main lane takes
+      // the thread. A bundle being built (a few hundred ms, in esbuild's own process) is picked up
+      // between the main lane's combinations.
+      let timer: NodeJS.Timeout | undefined;
+      const ready = mainLane ? await Promise.race([pending, new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), 50)))]) : await pending;
+      clearTimeout(timer);
+      if (ready) start(ready);
+      else pending.then(start).catch(fail);
+    }
+    mainLoop().catch(fail);
+    await finished;
   } finally {
+    stopped = true;
+    closeClaims(claims);
     await Promise.all(workers.map((w) => w.terminate()));
   }
-  return rankRows(rows, o.rank);
+  return {
+    rows: rankRows(rows, o.rank),
+    stats: {
+      wallMs: now() - t0,
+      lanes: laneStats,
+      ...(entry ? { workerEntry: { how: entry.how, ms: entry.ms, ...(entry.fallback !== undefined ? { fallback: entry.fallback } : {}) } } : {}),
+    },
+  };
 }

@@ -1,15 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/core/errors.js';
 import { gridOf, parseSweep } from '../../../backtest/sweep/sweep-grid.js';
-import { rankRows, runSweep } from '../../../backtest/sweep/sweep.js';
+import { rankRows, runSweep, sweep, type SweepOptions } from '../../../backtest/sweep/sweep.js';
 import { instrumentsForSeries } from '../../../backtest/data/series-instruments.js';
 import { writeSyntheticMinuteCsv } from '../../../backtest/data/synthetic.js';
 import { loadCsvCandles } from '../../../backtest/data/csv-candles.js';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { backtest } from '../../../backtest/backtest.js';
 import { buildJsonReport } from '../../../backtest/report/backtest-result.js';
 import { getStrategy } from '../../../src/strategies/registry.js';
 import { tmpdir } from 'node:os';
+import { workerEntry } from '../../../backtest/sweep/worker-entry.js';
 import { join } from 'node:path';
 
 describe('sweep grids', () => {
@@ -46,40 +47,94 @@ describe('sweep grids', () => {
 });
 
 describe('sweeps on worker threads', () => {
-  it('runs the grid on two workers, each row equal to the single run, invalid combinations reported', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tarang-sweep-'));
+  let dir: string;
+  let job: SweepOptions['job'];
+  const grid = gridOf([parseSweep('fast=5..15:5'), parseSweep('slow=10..20:10')]);
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'tarang-sweep-'));
+    const file = join(dir, 's.csv');
+    writeSyntheticMinuteCsv(file, { candles: 4_000, seed: 3 });
+    const { series } = loadCsvCandles(file);
+    job = {
+      series,
+      instruments: [...instrumentsForSeries(series).values()],
+      strategy: 'sma-cross',
+      params: { instrument: series[0]!.instrument, qty: 10 },
+      settings: { cash: 10_000_000 },
+      charges: 'none',
+    };
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('answers every combination from the workers alone, each row equal to the single run, invalid combinations reported', async () => {
+    const { rows, stats } = await sweep({ job, grid, rank: 'total_return', workers: 2, mainLane: false });
+    expect(stats.workerEntry?.how).toMatch(/^bundle-/);
+    expect(stats.lanes.map((l) => [l.thread, l.error])).toEqual([['main', undefined], ['worker', undefined], ['worker', undefined]]);
+    expect(stats.lanes[0]!.combos).toBe(0);
+    expect(stats.lanes[1]!.combos + stats.lanes[2]!.combos).toBe(grid.length);
+
+    const single = await backtest({ definition: getStrategy('sma-cross'), params: { ...job.params, fast: 5, slow: 20 }, series: job.series, instruments: instrumentsForSeries(job.series), charges: 'none', cash: 10_000_000 });
+    const row = rows.find((r) => r.params['fast'] === 5 && r.params['slow'] === 20)!;
+    expect(row.metrics).toEqual(buildJsonReport(single.report)['metrics']);
+    // fast >= slow is refused by sma-cross's schema: reported, not fatal.
+    const failed = rows.filter((r) => r.error !== undefined);
+    expect(failed.map((r) => r.params)).toEqual([
+      { fast: 10, slow: 10 },
+      { fast: 15, slow: 10 },
+    ]);
+    expect(failed[0]!.error).toMatch(/fast/);
+    const ok = rows.filter((r) => r.error === undefined);
+    expect(ok.map((r) => r.rank)).toEqual([1, 2, 3, 4]);
+    expect(ok.every((r) => typeof r.metrics?.['total_return'] === 'number')).toBe(true);
+  }, 60_000);
+
+  it('gives byte-identical ranked rows on 1 lane, 2 lanes, 3 lanes and workers alone', async () => {
+    const one = await sweep({ job, grid, rank: 'sharpe', workers: 1 });
+    expect(one.stats.lanes).toHaveLength(1);
+    expect(one.stats.workerEntry).toBeUndefined();
+    const json = JSON.stringify(one.rows);
+    for (const o of [{ workers: 2 }, { workers: 3 }, { workers: 2, mainLane: false }] as const) {
+      const r = await sweep({ job, grid, rank: 'sharpe', ...o });
+      expect(r.stats.lanes.reduce((n, l) => n + l.combos, 0)).toBe(grid.length);
+      expect(JSON.stringify(r.rows)).toBe(json);
+    }
+  }, 60_000);
+
+  it('falls back to loading the modules directly (tsx) with the same rows', async () => {
+    const bundled = await runSweep({ job, grid, rank: 'sharpe', workers: 1 });
+    const { rows, stats } = await sweep({ job, grid, rank: 'sharpe', workers: 1, mainLane: false, load: 'direct' });
+    expect(stats.workerEntry?.how).toBe('tsx');
+    expect(stats.lanes[1]!.combos).toBe(grid.length);
+    expect(rows).toEqual(bundled);
+  }, 60_000);
+
+  it('fails with the error instead of hanging when the workers cannot run the job', async () => {
+    await expect(runSweep({ job: { ...job, strategy: 'no-such-strategy' }, grid, rank: 'sharpe', workers: 2, mainLane: false })).rejects.toThrow(/no-such-strategy/);
+  }, 60_000);
+});
+
+describe('sweep worker bundle', () => {
+  it('is built once, reused while its inputs are unchanged, and rebuilt when one changes', async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'tarang-sweep-bundle-'));
     try {
-      const file = join(dir, 's.csv');
-      writeSyntheticMinuteCsv(file, { candles: 4_000, seed: 3 });
-      const { series } = loadCsvCandles(file);
-      const job = {
-        series,
-        instruments: [...instrumentsForSeries(series).values()],
-        strategy: 'sma-cross',
-        params: { instrument: series[0]!.instrument, qty: 10 },
-        settings: { cash: 10_000_000 },
-        charges: 'none',
-      };
-      const grid = gridOf([parseSweep('fast=5..15:5'), parseSweep('slow=10..20:10')]);
-      const a = await runSweep({ job, grid, rank: 'total_return', workers: 2 });
-      // Each row equals the single run with those parameters, whichever worker ran it.
-      const single = await backtest({ definition: getStrategy('sma-cross'), params: { ...job.params, fast: 5, slow: 20 }, series, instruments: instrumentsForSeries(series), charges: 'none', cash: 10_000_000 });
-      const row = a.find((r) => r.params['fast'] === 5 && r.params['slow'] === 20)!;
-      expect(row.metrics).toEqual(buildJsonReport(single.report)['metrics']);
-      // fast >= slow is refused by sma-cross's schema: reported, not fatal.
-      const failed = a.filter((r) => r.error !== undefined);
-      expect(failed.map((r) => r.params)).toEqual([
-        { fast: 10, slow: 10 },
-        { fast: 15, slow: 10 },
-      ]);
-      expect(failed[0]!.error).toMatch(/fast/);
-      const ok = a.filter((r) => r.error === undefined);
-      expect(ok.map((r) => r.rank)).toEqual([1, 2, 3, 4]);
-      expect(ok.every((r) => typeof r.metrics?.['total_return'] === 'number')).toBe(true);
-      // One lane (the main thread alone, no worker) gives the very same ranked rows.
-      expect(await runSweep({ job, grid, rank: 'total_return', workers: 1 })).toEqual(a);
+      const first = await workerEntry('bundle', cache);
+      expect(first.how).toBe('bundle-built');
+      expect(first.fallback).toBeUndefined();
+      const again = await workerEntry('bundle', cache);
+      expect(again.how).toBe('bundle-cached');
+      expect(again.spec).toEqual(first.spec);
+      // A source file no longer as it was when the bundle was built (size or mtime differ).
+      const metas = readdirSync(cache).filter((f) => f.startsWith('meta-'));
+      expect(metas).toHaveLength(1);
+      const metaFile = join(cache, metas[0]!);
+      const meta = JSON.parse(readFileSync(metaFile, 'utf8')) as { inputs: Array<[string, number, number]> };
+      expect(meta.inputs.some(([p]) => p.endsWith('backtest/runner.ts'))).toBe(true);
+      meta.inputs[0]![2] += 1;
+      writeFileSync(metaFile, JSON.stringify(meta));
+      expect((await workerEntry('bundle', cache)).how).toBe('bundle-built');
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(cache, { recursive: true, force: true });
     }
   }, 60_000);
 });
