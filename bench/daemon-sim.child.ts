@@ -5,10 +5,14 @@
  *
  * Started by the bench with an IPC channel and `--expose-gc`. Sends one `ready` message with the
  * URLs and credentials (never on stdout, so no secret reaches a terminal or log), then answers
- * `heap` requests with its own heap after GC (MB) and exits on `stop`.
+ * `heap` requests with its own heap after GC plus array buffers (MB: the simulator keeps today's
+ * minute bars in typed arrays, whose storage is outside the V8 heap) and exits on `stop`.
+ * With TARANG_BENCH_SNAPSHOT (a directory) each `heap` request also writes `sim-N.heapsnapshot`.
  *
  * Argument: one JSON object `{ start, speed, tickMs, nseEquities, bseEquities }`.
  */
+import { join } from 'node:path';
+import { writeHeapSnapshot } from 'node:v8';
 import { z } from 'zod';
 import { silentLogger } from '../src/core/log.js';
 import { startSimulator } from '../src/adapters/simulator/index.js';
@@ -27,11 +31,19 @@ export type SimChildMessage =
   | { readonly type: 'ready'; readonly baseUrl: string; readonly wsUrl: string; readonly credentials: Record<string, string> }
   | { readonly type: 'heap'; readonly mb: number };
 
+let snapshots = 0;
+
 function heapMb(): number {
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   gc?.();
-  return process.memoryUsage().heapUsed / 2 ** 20;
+  const dir = process.env['TARANG_BENCH_SNAPSHOT'];
+  if (dir) writeHeapSnapshot(join(dir, `sim-${++snapshots}.heapsnapshot`));
+  const m = process.memoryUsage();
+  const mb = (x: number): string => (x / 2 ** 20).toFixed(1);
+  // The split, for telling the day's bars (typed arrays) from WebSocket frames queued for a slow reader (buffers).
+  process.stderr.write(`bench simulator: heap ${mb(m.heapUsed)} MB + array buffers ${mb(m.arrayBuffers)} MB\n`);
+  return (m.heapUsed + m.arrayBuffers) / 2 ** 20;
 }
 
 async function main(): Promise<void> {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../../../src/core/clock.js';
 import { istDateTime, istMidnight } from '../../../../src/core/time.js';
 import { HistoryService, MinuteBarRecorder } from '../../../../src/adapters/simulator/history/index.js';
+import { MinuteColumns } from '../../../../src/adapters/simulator/history/minute-columns.js';
 import { TEST_TODAY, testUniverse } from '../support/universe.js';
 
 const at = (hhmmss: string): number => istDateTime(TEST_TODAY, hhmmss);
@@ -49,5 +50,51 @@ describe('MinuteBarRecorder', () => {
     // The 09:15 hour holds generated 09:15-09:59 and recorded 10:00-10:14 (last close 200070).
     expect(hour[0]!.high).toBe(Math.max(200070, ...generated.slice(0, 45).map((b) => b.high)));
     expect(hour[0]!.close).toBe(200070);
+  });
+});
+
+describe('MinuteColumns', () => {
+  const minute = (k: number): number => at('09:15') + k * 60_000;
+
+  it('holds a whole session of bars exactly, growing as the day goes', () => {
+    const c = new MinuteColumns();
+    for (let k = 0; k < 375; k++) {
+      c.add(minute(k), 100_000 + k, k * 10, undefined);
+      c.add(minute(k) + 30_000, 99_000 - k, k * 10 + 4, undefined);
+    }
+    expect(c.length).toBe(375);
+    const bars = c.bars(minute(375));
+    expect(bars).toHaveLength(375);
+    expect(bars[374]).toEqual({ start: minute(374), open: 100_374, high: 100_374, low: 98_626, close: 98_626, volume: 10 });
+    expect(bars[0]).toEqual({ start: minute(0), open: 100_000, high: 100_000, low: 99_000, close: 99_000, volume: 4 });
+    expect(c.bars(minute(100))).toHaveLength(100);
+  });
+
+  it('keeps prices and volumes beyond 32 bits exact, before and after the bars that fit', () => {
+    const c = new MinuteColumns();
+    c.add(minute(0), 150_000, 0, undefined);
+    c.add(minute(1), 3_000_000_000, 5_000_000_000, undefined);
+    c.add(minute(2), 150_000.5, 5_000_000_100, undefined);
+    for (let k = 3; k < 40; k++) c.add(minute(k), 150_000, 5_000_000_100 + k, undefined);
+    const bars = c.bars(minute(40));
+    expect(bars.slice(0, 3)).toEqual([
+      { start: minute(0), open: 150_000, high: 150_000, low: 150_000, close: 150_000, volume: 0 },
+      { start: minute(1), open: 3_000_000_000, high: 3_000_000_000, low: 3_000_000_000, close: 3_000_000_000, volume: 5_000_000_000 },
+      { start: minute(2), open: 150_000.5, high: 150_000.5, low: 150_000.5, close: 150_000.5, volume: 100 },
+    ]);
+    expect(bars[39]).toMatchObject({ close: 150_000, volume: 1 });
+  });
+
+  it('reports open interest only on bars whose ticks carried it, and ignores a tick from an earlier minute', () => {
+    const c = new MinuteColumns();
+    c.add(minute(0), 100, 10, undefined);
+    for (let k = 1; k < 20; k++) c.add(minute(k), 100, 10 + k, k % 2 === 0 ? 1000 + k : undefined);
+    c.add(minute(5), 1, 40, 7);
+    const bars = c.bars(minute(20));
+    expect(bars[0]).not.toHaveProperty('oi');
+    expect(bars[1]).not.toHaveProperty('oi');
+    expect(bars[2]).toMatchObject({ oi: 1002 });
+    expect(bars[19]).toMatchObject({ low: 100, volume: 1 });
+    expect(Math.min(...bars.map((b) => b.low))).toBe(100);
   });
 });
