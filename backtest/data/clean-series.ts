@@ -62,6 +62,25 @@ function minuteOfDay(ts: number): number {
   return Math.floor((t - Math.floor(t / DAY_MS) * DAY_MS) / MINUTE_MS);
 }
 
+/** The IST day containing the last time given to `moveTo`: its index and session bounds (epoch ms). */
+class DayBounds {
+  index = NaN;
+  private startMs = 0;
+  private endMs = -1;
+  openAt = 0;
+  closeAt = 0;
+
+  /** Cheap while `ts` stays within the same day (the caller walks a sorted series). */
+  moveTo(ts: number): void {
+    if (ts >= this.startMs && ts < this.endMs) return;
+    this.index = Math.floor((ts + IST_OFFSET_MS) / DAY_MS);
+    this.startMs = this.index * DAY_MS - IST_OFFSET_MS;
+    this.endMs = this.startMs + DAY_MS;
+    this.openAt = this.startMs + SESSION_OPEN_MINUTE * MINUTE_MS;
+    this.closeAt = this.startMs + SESSION_CLOSE_MINUTE * MINUTE_MS;
+  }
+}
+
 function hhmm(ts: number): string {
   const m = minuteOfDay(ts);
   return `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
@@ -144,24 +163,26 @@ export function finishSeries(b: SeriesBuilder, o: FinishOptions, drops: DropCoun
     for (let i = 0; i < n; i++) start[i] = start[i]! - len;
   }
 
-  // 3. Stale out-of-session bars, decided per day (see SessionFilter).
+  // 3. Stale out-of-session bars, decided per day (see SessionFilter). The series is sorted, so
+  // each day is one run: its bounds are computed once per day, not per bar.
   const dropDay = new Map<number, true>();
   if (intraday && o.session !== SessionFilter.ALL) {
     const outside = new Map<number, { count: number; stale: number; first: number; last: number }>();
+    const day = new DayBounds();
     for (let i = 0; i < n; i++) {
-      const m = minuteOfDay(start[i]!);
-      if (m >= SESSION_OPEN_MINUTE && m < SESSION_CLOSE_MINUTE) continue;
-      const day = Math.floor((start[i]! + IST_OFFSET_MS) / DAY_MS);
-      let e = outside.get(day);
-      if (!e) outside.set(day, (e = { count: 0, stale: 0, first: start[i]!, last: start[i]! }));
+      const s = start[i]!;
+      day.moveTo(s);
+      if (s >= day.openAt && s < day.closeAt) continue;
+      let e = outside.get(day.index);
+      if (!e) outside.set(day.index, (e = { count: 0, stale: 0, first: s, last: s }));
       e.count++;
-      e.last = start[i]!;
+      e.last = s;
       if (open[i] === high[i] && high[i] === low[i] && low[i] === close[i] && volume[i] === 0) e.stale++;
     }
-    for (const [day, e] of outside) {
+    for (const [d, e] of outside) {
       const drop = o.session === SessionFilter.REGULAR || (e.count >= 2 && e.stale >= STALE_SHARE * e.count);
       if (!drop) continue;
-      dropDay.set(day, true);
+      dropDay.set(d, true);
       if (o.session === SessionFilter.AUTO) {
         notes.push(
           `${o.instrument} ${istDate(e.first)}: dropped ${e.count} bars outside 09:15-15:30 ` +
@@ -172,6 +193,7 @@ export function finishSeries(b: SeriesBuilder, o: FinishOptions, drops: DropCoun
   }
 
   // 4. One pass: window, session, duplicates, OHLC repairs; compacting in place.
+  const dropBounds = new DayBounds();
   let w = 0;
   for (let i = 0; i < n; i++) {
     const s = start[i]!;
@@ -180,8 +202,8 @@ export function finishSeries(b: SeriesBuilder, o: FinishOptions, drops: DropCoun
       continue;
     }
     if (dropDay.size > 0) {
-      const m = minuteOfDay(s);
-      if ((m < SESSION_OPEN_MINUTE || m >= SESSION_CLOSE_MINUTE) && dropDay.has(Math.floor((s + IST_OFFSET_MS) / DAY_MS))) {
+      dropBounds.moveTo(s);
+      if ((s < dropBounds.openAt || s >= dropBounds.closeAt) && dropDay.has(dropBounds.index)) {
         drops.outsideSession++;
         continue;
       }
@@ -223,28 +245,27 @@ export function finishSeries(b: SeriesBuilder, o: FinishOptions, drops: DropCoun
   }
   n = w;
 
-  // 5. Close times: when a strategy may first see each candle.
+  // 5. Close times (when a strategy may first see each candle), and 6. bars per session, in one
+  // pass over the day runs.
   const ts = new Float64Array(n);
-  if (intraday) {
-    const len = intervalMs(interval);
-    for (let i = 0; i < n; i++) {
-      const s = start[i]!;
-      const m = minuteOfDay(s);
-      // Inline of bucketEnd for the common case (whole bar inside the session).
-      ts[i] = m >= SESSION_OPEN_MINUTE && m * MINUTE_MS + len <= SESSION_CLOSE_MINUTE * MINUTE_MS ? s + len : bucketEnd(s, interval);
-    }
-  } else for (let i = 0; i < n; i++) ts[i] = bucketEnd(start[i]!, interval);
-
-  // 6. Sessions, and the short ones (special sessions, truncated data).
-  // The series is sorted, so a day's bars are one run.
   const perDay: Array<[number, number]> = [];
-  for (let i = 0; i < n; ) {
-    const d = Math.floor((start[i]! + IST_OFFSET_MS) / DAY_MS);
-    let j = i + 1;
-    while (j < n && start[j]! - d * DAY_MS + IST_OFFSET_MS < DAY_MS) j++;
-    perDay.push([d, j - i]);
-    i = j;
+  const len = intraday ? intervalMs(interval) : 0;
+  const day = new DayBounds();
+  let runDay = NaN;
+  let runStart = 0;
+  for (let i = 0; i < n; i++) {
+    const s = start[i]!;
+    day.moveTo(s);
+    if (day.index !== runDay) {
+      if (i > 0) perDay.push([runDay, i - runStart]);
+      runDay = day.index;
+      runStart = i;
+    }
+    // Inline of bucketEnd for the common case (a whole intraday bar inside the session): the bar's
+    // minute plus its length ends by the close, i.e. s < close - len + 1 minute (len is whole minutes).
+    ts[i] = intraday && s >= day.openAt && s < day.closeAt - len + MINUTE_MS ? s + len : bucketEnd(s, interval);
   }
+  if (n > 0) perDay.push([runDay, n - runStart]);
   const shortSessions: string[] = [];
   if (intraday && perDay.length > 2) {
     const sorted = perDay.map(([, c]) => c).sort((x, y) => x - y);

@@ -211,6 +211,46 @@ function fastRows(
         }
         if (role === R.VOLUME) vol = v;
         else oi = v;
+      } else if (role === R.DATE) {
+        // The date of the row before, byte for byte, compared while finding the field's end.
+        const off = dS - s;
+        while (c !== undefined && c !== 44 && c !== 10 && c !== 13) {
+          if (c !== b[p + off]) break rowLoop;
+          c = b[++p];
+        }
+        if (p - s !== dLen) break rowLoop;
+        hasTime = cachedHasTime;
+        dateSeen = true;
+      } else if (role === R.TIME) {
+        // `HH:MM` inline (minute files); anything else through the general time parser.
+        if (c !== undefined && c >= 48 && c <= 50 && b[p + 2] === 58) {
+          const h1 = b[p + 1]!;
+          const m0 = b[p + 3]!;
+          const m1 = b[p + 4]!;
+          const after = b[p + 5];
+          if (h1 >= 48 && h1 <= 57 && m0 >= 48 && m0 <= 53 && m1 >= 48 && m1 <= 57 && (after === 44 || after === 10 || after === 13 || after === undefined)) {
+            const h = (c - 48) * 10 + (h1 - 48);
+            if (h > 23) break rowLoop;
+            time = (h * 60 + (m0 - 48) * 10 + (m1 - 48)) * 60_000;
+            p += 5;
+            c = after;
+          }
+        }
+        if (time !== time) {
+          while (c !== undefined && c !== 44 && c !== 10 && c !== 13) {
+            if (c === 34) break rowLoop;
+            c = b[++p];
+          }
+          time = parseTimeField(b, s, p);
+        }
+      } else if (k === symIdx) {
+        // The symbol of the row before, compared while finding the field's end.
+        const off = kS - s;
+        while (c !== undefined && c !== 44 && c !== 10 && c !== 13) {
+          if (c !== b[p + off]) break rowLoop;
+          c = b[++p];
+        }
+        if (p - s !== kLen) break rowLoop;
       } else {
         while (c !== undefined && c !== 44 && c !== 10 && c !== 13) {
           if (c === 34) break rowLoop;
@@ -221,17 +261,6 @@ function fastRows(
       // the end of the file; anything else is for the general loop.
       if (c === 13 && p + 1 < n && b[p + 1] !== 10) break rowLoop;
       if (c !== undefined && c !== 44 && c !== 10 && c !== 13) break rowLoop;
-      const e = p;
-      if (role === R.DATE) {
-        if (e - s !== dLen) break rowLoop;
-        for (let q = 0; q < dLen; q++) if (b[s + q] !== b[dS + q]) break rowLoop;
-        hasTime = cachedHasTime;
-        dateSeen = true;
-      } else if (role === R.TIME) time = parseTimeField(b, s, e);
-      else if (k === symIdx) {
-        if (e - s !== kLen) break rowLoop;
-        for (let q = 0; q < kLen; q++) if (b[s + q] !== b[kS + q]) break rowLoop;
-      }
       if (k < nFields - 1) {
         if (c !== 44) break rowLoop; // a short row: the general loop fills the missing columns
         p++;
