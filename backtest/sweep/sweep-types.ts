@@ -41,6 +41,10 @@ export interface SweepWorkerData {
 }
 
 export type SweepWorkerMessage =
-  /** Modules loaded, about to claim: `at` is epoch milliseconds (timeOrigin + now). */
-  | { readonly kind: 'ready'; readonly at: number }
-  | { readonly kind: 'row'; readonly reply: SweepReply };
+  /**
+   * Modules loaded, about to claim: `at` is epoch milliseconds (timeOrigin + now), `cpuMs` the
+   * thread's CPU time so far (start-up), when the platform tells (thread-cpu.ts).
+   */
+  | { readonly kind: 'ready'; readonly at: number; readonly cpuMs?: number }
+  /** `cpuMs`: the thread's CPU time for this combination. */
+  | { readonly kind: 'row'; readonly reply: SweepReply; readonly cpuMs?: number };

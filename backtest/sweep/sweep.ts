@@ -15,6 +15,7 @@ import { claimNext, claimTable, claimedBy, closeClaims } from './sweep-claims.js
 import { comboRunner, type ComboRunner } from './sweep-combo.js';
 import { rankRows, type RankMetric, type SweepRow } from './sweep-rank.js';
 import type { SweepJob, SweepParams, SweepReply, SweepWorkerData, SweepWorkerMessage } from './sweep-types.js';
+import { threadCpuMs } from './thread-cpu.js';
 import { workerEntry, type WorkerEntry, type WorkerLoad } from './worker-entry.js';
 
 export { RANK_METRICS, isRankMetric, rankRows, type RankMetric, type SweepRow } from './sweep-rank.js';
@@ -42,6 +43,9 @@ export interface SweepLaneStats {
   combos: number;
   /** Milliseconds from the start of the sweep until the lane could claim its first combination. */
   readyMs?: number;
+  /** CPU milliseconds of the lane's thread: loading its modules, and running its combinations (Linux only). */
+  startCpuMs?: number;
+  comboCpuMs?: number;
   /** Why a worker lane stopped early (its unanswered combinations were re-run on the main thread). */
   error?: string;
 }
@@ -117,10 +121,11 @@ export async function sweep(o: SweepOptions): Promise<SweepResult> {
     reject(e);
   };
 
-  const settle = (r: SweepReply, lane: SweepLaneStats): void => {
+  const settle = (r: SweepReply, lane: SweepLaneStats, cpuMs: number | undefined): void => {
     if (answered[r.index]) return;
     answered[r.index] = 1;
     lane.combos++;
+    if (cpuMs !== undefined) lane.comboCpuMs = (lane.comboCpuMs ?? 0) + cpuMs;
     rows[r.index] = r.error !== undefined ? { ...rows[r.index]!, error: r.error } : { ...rows[r.index]!, metrics: r.metrics, finalEquity: r.finalEquity };
     done++;
     o.onProgress?.(done, total);
@@ -143,8 +148,11 @@ export async function sweep(o: SweepOptions): Promise<SweepResult> {
         const i = retry.shift() ?? (mainLane || (started && alive === 0) ? claimNext(claims, 0) : -1);
         if (i < 0) break;
         run ??= comboRunner(job);
+        const c0 = threadCpuMs();
+        const reply = await run({ index: i, params: o.grid[i]! });
+        const c1 = threadCpuMs();
         // Cloned like a worker's answer, so a row is the same object shape whoever ran it.
-        settle(structuredClone(await run({ index: i, params: o.grid[i]! })), main);
+        settle(structuredClone(reply), main, c0 !== undefined && c1 !== undefined ? c1 - c0 : undefined);
         // Let the workers' answers in before the next combination.
         await turn();
       }
@@ -165,8 +173,11 @@ export async function sweep(o: SweepOptions): Promise<SweepResult> {
       workers.push(w);
       alive++;
       w.on('message', (m: SweepWorkerMessage) => {
-        if (m.kind === 'ready') stats.readyMs = m.at - t0;
-        else settle(m.reply, stats);
+        if (m.kind === 'row') settle(m.reply, stats, m.cpuMs);
+        else {
+          stats.readyMs = m.at - t0;
+          if (m.cpuMs !== undefined) stats.startCpuMs = m.cpuMs;
+        }
       });
       w.on('error', (err) => {
         stats.error = describeError(err);

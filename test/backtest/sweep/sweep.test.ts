@@ -73,6 +73,12 @@ describe('sweeps on worker threads', () => {
     expect(stats.lanes.map((l) => [l.thread, l.error])).toEqual([['main', undefined], ['worker', undefined], ['worker', undefined]]);
     expect(stats.lanes[0]!.combos).toBe(0);
     expect(stats.lanes[1]!.combos + stats.lanes[2]!.combos).toBe(grid.length);
+    for (const l of stats.lanes.slice(1)) expect(l.readyMs).toBeGreaterThan(0);
+    if (process.platform === 'linux') {
+      // Thread CPU from /proc/thread-self: start-up and combination time of each worker.
+      for (const l of stats.lanes.slice(1)) expect(l.startCpuMs).toBeGreaterThan(0);
+      expect(stats.lanes.filter((l) => l.combos > 0).every((l) => typeof l.comboCpuMs === 'number')).toBe(true);
+    }
 
     const single = await backtest({ definition: getStrategy('sma-cross'), params: { ...job.params, fast: 5, slow: 20 }, series: job.series, instruments: instrumentsForSeries(job.series), charges: 'none', cash: 10_000_000 });
     const row = rows.find((r) => r.params['fast'] === 5 && r.params['slow'] === 20)!;
