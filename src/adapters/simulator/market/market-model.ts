@@ -22,7 +22,7 @@ import type { BookLevel, Depth } from '../matching/types.js';
 import { activity } from './activity.js';
 import { blackScholes } from './black-scholes.js';
 import { RandomStreams, exponentialFromBits, hashSeed, mix32, normalFromBits } from './rng.js';
-import type { MarketInstrumentSpec, MarketQuote, MarketTick } from './types.js';
+import type { MarketInstrumentSpec, MarketQuote, MarketTick, OptionValuer } from './types.js';
 
 export const MarketModelOptionsSchema = z
   .object({
@@ -94,6 +94,11 @@ export class MarketModel {
   private readonly iv: Float64Array;
   private readonly expiryTs: Float64Array;
   private readonly offset: Float64Array;
+  /** Linked options: their valuer (undefined: flat-IV Black-Scholes), and the underlying's fair value at their last tick. */
+  private readonly valuers: (OptionValuer | undefined)[];
+  private readonly spotAtTick: Float64Array;
+  /** 1: ticks of this instrument are not handed out (`MarketInstrumentSpec.silent`). */
+  private readonly silent: Uint8Array;
   /** slots between ticks -> phase -> instruments. */
   private readonly schedule: Array<{ every: number; byPhase: number[][] }>;
   private readonly openOrder: number[];
@@ -145,6 +150,9 @@ export class MarketModel {
     this.iv = f64();
     this.expiryTs = f64();
     this.offset = f64();
+    this.valuers = new Array<OptionValuer | undefined>(n).fill(undefined);
+    this.spotAtTick = f64();
+    this.silent = new Uint8Array(n);
     this.seeds = new Uint32Array(n);
     const { slotMs, sessionLengthMs } = this.options;
     this.sessionOpen = this.options.sessionOpen;
@@ -162,6 +170,7 @@ export class MarketModel {
       const circuit = s.circuitPct ?? d.circuitPct;
       if (!(vol >= 0) || !(circuit > 0 && circuit < 1)) throw new ConfigError(`${where}: volatility must be >= 0 and circuitPct in (0, 1)`, {});
       this.seeds[i] = hashSeed(inst.id, this.options.seed);
+      this.silent[i] = s.silent === true ? 1 : 0;
       this.tick[i] = inst.tickSize;
       this.lot[i] = Math.max(1, inst.lotSize);
       this.isDerivative[i] = inst.segment === 'FNO' || inst.segment === 'CURRENCY' ? 1 : 0;
@@ -240,13 +249,21 @@ export class MarketModel {
       const at = this.sessionOpen + s * slotMs;
       const act = activity(s / this.slotsPerSession);
       const sqrtAct = Math.sqrt(act);
+      const silent = this.silent;
       if (s === 0) {
-        for (const i of this.openOrder) onTick(this.step(i, at, act, sqrtAct));
+        for (const i of this.openOrder) {
+          const t = this.step(i, at, act, sqrtAct);
+          if (silent[i] === 0) onTick(t);
+        }
         continue;
       }
       for (const g of this.schedule) {
         const list = g.byPhase[s % g.every]!;
-        for (let k = 0; k < list.length; k++) onTick(this.step(list[k]!, at, act, sqrtAct));
+        for (let k = 0; k < list.length; k++) {
+          const i = list[k]!;
+          const t = this.step(i, at, act, sqrtAct);
+          if (silent[i] === 0) onTick(t);
+        }
       }
     }
     if (last + 1 > this.nextSlot) this.nextSlot = last + 1;
@@ -295,7 +312,10 @@ export class MarketModel {
     this.fair[i] = p;
     this.ltp[i] = p;
     const u = this.underlyingOf[i]!;
-    if (u >= 0) this.offset[i] = p - this.linkedValue(i, this.fair[u]!, ts);
+    if (u >= 0) {
+      this.spotAtTick[i] = this.fair[u]!;
+      this.offset[i] = p - this.linkedValue(i, this.fair[u]!, ts);
+    }
     if (this.tickCount[i] === 0) this.open[i] = this.high[i] = this.low[i] = p;
     if (p > this.high[i]!) this.high[i] = p;
     if (p < this.low[i]!) this.low[i] = p;
@@ -315,6 +335,16 @@ export class MarketModel {
   lastPrice(id: string): Paise | undefined {
     const i = this.index.get(id);
     return i === undefined ? undefined : this.ltp[i];
+  }
+
+  /**
+   * A linked option's last price with the underlying's fair value (paise, unrounded) and the time
+   * it was made at: the pair its implied volatility is read from (undefined when not linked).
+   */
+  linkedMark(id: string): { readonly ltp: Paise; readonly spot: number; readonly ts: number } | undefined {
+    const i = this.index.get(id);
+    if (i === undefined || this.underlyingOf[i]! < 0) return undefined;
+    return { ltp: this.ltp[i]!, spot: this.spotAtTick[i]!, ts: this.lastTs[i]! };
   }
 
   /** 5-level depth around the current top of book; deterministic for a given state. */
@@ -371,7 +401,9 @@ export class MarketModel {
     let f = this.fair[i]!;
     const u = this.underlyingOf[i]!;
     if (u >= 0) {
-      f = this.linkedValue(i, this.fair[u]!, ts) + this.offset[i]!;
+      const spot = this.fair[u]!;
+      this.spotAtTick[i] = spot;
+      f = this.linkedValue(i, spot, ts) + this.offset[i]!;
     } else if (first) {
       const daySigma = this.sigmaPerMs[i]! * Math.sqrt(this.options.sessionLengthMs);
       f *= Math.exp(daySigma * this.options.overnightGapFactor * rng.normal(i));
@@ -529,7 +561,10 @@ export class MarketModel {
     this.isCall[i] = inst.optionType === 'CE' ? 1 : 0;
     this.iv[i] = iv;
     this.expiryTs[i] = istDateTime(inst.expiry, '15:30');
-    const prev = Math.max(inst.tickSize, roundToTick(this.linkedValue(i, this.prevClose[u]!, this.sessionOpen), inst.tickSize));
+    this.valuers[i] = s.valuer;
+    this.spotAtTick[i] = this.prevClose[u]!;
+    // A valued option keeps the previous close it was given (yesterday's candles end there).
+    const prev = s.valuer ? this.prevClose[i]! : Math.max(inst.tickSize, roundToTick(this.linkedValue(i, this.prevClose[u]!, this.sessionOpen), inst.tickSize));
     this.prevClose[i] = this.fair[i] = this.ltp[i] = this.open[i] = this.high[i] = this.low[i] = prev;
     this.bid[i] = Math.max(inst.tickSize, prev - inst.tickSize);
     this.ask[i] = prev + inst.tickSize;
@@ -541,6 +576,8 @@ export class MarketModel {
 
   /** Model value of a linked option at underlying price `spot` and time `ts`; never below one tick. */
   private linkedValue(i: number, spot: number, ts: number): number {
+    const valuer = this.valuers[i];
+    if (valuer) return Math.max(this.tick[i]!, valuer(spot, ts));
     const years = Math.max(this.expiryTs[i]! - ts, MINUTE_MS) / (365 * 24 * 60 * MINUTE_MS);
     return Math.max(this.tick[i]!, blackScholes(this.isCall[i] === 1, spot, this.strike[i]!, years, this.iv[i]!));
   }

@@ -31,7 +31,22 @@ export interface MarketInstrumentSpec {
   readonly underlying?: string;
   /** Implied volatility for a linked option; default 0.15 for index options, 0.3 for stock options. */
   readonly impliedVol?: number;
+  /**
+   * A linked option's model value (paise, unrounded) at underlying price `spot` (paise) and time
+   * `ts`: replaces the flat `impliedVol` Black-Scholes (the simulator passes its volatility
+   * surface, so live prices sit on the same smile as the option chain). With it the option keeps
+   * the `prevClose` given (the previous session's close) instead of the model value.
+   */
+  readonly valuer?: OptionValuer;
+  /**
+   * Modelled but never handed out: its ticks go to no listener. A private copy of an underlying
+   * that is handed out from another model, so the options priced off it here follow the same path.
+   */
+  readonly silent?: boolean;
 }
+
+/** Model value of an option in paise at underlying price `spot` (paise) and time `ts` (epoch ms). */
+export type OptionValuer = (spot: number, ts: number) => number;
 
 /**
  * A tick from the model: a core `TickEvent` (publishable on the bus as is) that also carries what

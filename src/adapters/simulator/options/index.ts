@@ -11,4 +11,4 @@ export type { VolatilityModelOptions } from './volatility-model.js';
 export { OptionPricer, SIM_RISK_FREE_RATE } from './option-pricer.js';
 export type { ContractQuote } from './option-pricer.js';
 export { OptionChainService, STRIKE_COUNT_DEFAULT, STRIKE_COUNT_MAX, formatDdMmmYyyy, parseDdMmmYyyy } from './option-chain-service.js';
-export type { LivePriceSource, OptionChainServiceOptions } from './option-chain-service.js';
+export type { LiveOptionMarkSource, LivePriceSource, OptionChainServiceOptions } from './option-chain-service.js';

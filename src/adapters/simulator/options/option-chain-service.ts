@@ -26,6 +26,13 @@ export const STRIKE_COUNT_DEFAULT = 10;
  */
 export type LivePriceSource = (scripCode: string) => Paise | undefined;
 
+/**
+ * A live option's last price with the underlying's value (paise) and the time it was made at, so
+ * its implied volatility is read from a consistent pair rather than a stale price against a
+ * spot that has moved since; undefined when the live market does not price that option.
+ */
+export type LiveOptionMarkSource = (scripCode: string) => { readonly ltp: Paise; readonly spot: number; readonly ts: number } | undefined;
+
 export interface OptionChainServiceOptions {
   readonly universe: Universe;
   readonly history: HistoryService;
@@ -33,6 +40,9 @@ export interface OptionChainServiceOptions {
   /** Default: a model seeded with the universe's seed. */
   readonly vol?: VolatilityModel;
   readonly livePrice?: LivePriceSource;
+  readonly liveMark?: LiveOptionMarkSource;
+  /** Called with every scrip code one answer is about to price (spot and legs), so the live market models them at once. */
+  readonly prepare?: (scripCodes: readonly string[]) => void;
 }
 
 export const STRIKE_COUNT_MAX = 100;
@@ -52,12 +62,16 @@ export class OptionChainService {
   private readonly clock: Clock;
   private readonly pricer: OptionPricer;
   private livePrice: LivePriceSource | undefined;
+  private readonly liveMark: LiveOptionMarkSource | undefined;
+  private readonly prepare: ((scripCodes: readonly string[]) => void) | undefined;
 
   constructor(options: OptionChainServiceOptions) {
     this.universe = options.universe;
     this.history = options.history;
     this.clock = options.clock;
     this.livePrice = options.livePrice;
+    this.liveMark = options.liveMark;
+    this.prepare = options.prepare;
     // One surface for candles and chain, unless the caller insists on its own model.
     this.pricer = options.vol ? new OptionPricer(options.vol, options.history.pricer.rate) : options.history.pricer;
   }
@@ -98,6 +112,7 @@ export class OptionChainService {
     const strikes = [...byStrike.keys()];
     const atmIndex = nearestIndex(strikes, spot);
     const chosen = strikes.slice(Math.max(0, atmIndex - count), atmIndex + count + 1);
+    this.prepareLegs(chosen.flatMap((k) => [byStrike.get(k)!.CE, byStrike.get(k)!.PE]));
     const act = this.activityClock(now);
     const rows: ChainStrikeWire[] = [];
     for (const k of chosen) {
@@ -170,6 +185,7 @@ export class OptionChainService {
     if (bad.length > 0) return badRequest(`invalid instrument tokens: ${bad.join(', ')} (option tokens of current contracts expected)`, 'tokens', 'DataException');
     const now = this.clock.now();
     const spots = new Map<string, Paise>();
+    this.prepareLegs(contracts);
     return ok(
       contracts.map((c) => {
         const u = this.universe.underlying(c.underlying)!;
@@ -220,9 +236,26 @@ export class OptionChainService {
     return out;
   }
 
+  private prepareLegs(contracts: readonly Contract[]): void {
+    if (!this.prepare) return;
+    const codes: string[] = [];
+    for (const c of contracts) {
+      const code = this.universe.scripCodeOf(c);
+      if (code !== undefined) codes.push(code);
+    }
+    this.prepare(codes);
+  }
+
   private legState(u: Underlying, c: Contract, spot: Paise, now: number): LegState {
     const model = this.pricer.quote(u, c, spot, now);
     const code = this.universe.scripCodeOf(c);
+    const mark = code === undefined ? undefined : this.liveMark?.(code);
+    if (mark && mark.ts > 0) {
+      // The volatility the last trade implies, at the spot and time it was made; greeks at now.
+      const at = { type: c.optionType!, strike: c.strike! / 100, rate: this.pricer.rate };
+      const iv = impliedVolatility({ ...at, spot: mark.spot / 100, years: yearsToExpiry(mark.ts, c.expiry), price: mark.ltp / 100 }) ?? model.iv!;
+      return { ltp: mark.ltp, iv, greeks: bsGreeks({ ...at, spot: spot / 100, years: yearsToExpiry(now, c.expiry), vol: iv }) };
+    }
     const live = code === undefined ? undefined : this.livePrice?.(code);
     if (live === undefined || live === model.price) return { ltp: model.price, iv: model.iv!, greeks: model.greeks! };
     // A live price implies its own volatility; fall back to the model's where none fits.

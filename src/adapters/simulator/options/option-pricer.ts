@@ -7,7 +7,7 @@ import type { Greeks } from '../../../core/greeks.js';
 import { EXPIRY_TIME_IST, bsGreeks, bsPrice, yearsToExpiry } from '../../../core/greeks.js';
 import type { Paise } from '../../../core/money.js';
 import { Rounding, roundToTick } from '../../../core/money.js';
-import { DAY_MS, istDate, istDateTime } from '../../../core/time.js';
+import { DAY_MS, istDate, istDateTime, istDayStart } from '../../../core/time.js';
 import type { Contract, Underlying } from '../universe/types.js';
 import type { VolatilityModel } from './volatility-model.js';
 
@@ -55,6 +55,31 @@ export class OptionPricer {
       const years = (expiry - ts) / YEAR_MS;
       const vol = surface(K, this.futureValue(spot, years), years);
       return bsPrice({ type, spot, strike: K, years, vol, rate });
+    };
+  }
+
+  /**
+   * Model value in paise (unrounded) of an option at underlying price `spotPaise` and time `ts`,
+   * on the surface of `ts`'s IST date: what the live market prices a linked option with, equal to
+   * `quote(...).price` before rounding. The day's surface is looked up once a day, not per tick.
+   */
+  modelValuer(u: Underlying, c: Contract): (spotPaise: number, ts: number) => number {
+    if (c.strike === null || c.optionType === null) throw new RangeError(`modelValuer: ${c.tradingSymbol} is not an option`);
+    const expiry = istDateTime(c.expiry, EXPIRY_TIME_IST);
+    const K = c.strike / 100;
+    const type = c.optionType;
+    const rate = this.rate;
+    let dayStart = NaN;
+    let surface: (strike: number, forward: number, years: number) => number = () => NaN;
+    return (spotPaise, ts) => {
+      if (!(ts >= dayStart && ts < dayStart + DAY_MS)) {
+        dayStart = istDayStart(ts);
+        surface = this.vol.surface(u, istDate(ts));
+      }
+      const years = (expiry - ts) / YEAR_MS;
+      const S = spotPaise / 100;
+      const vol = surface(K, this.futureValue(S, years), years);
+      return bsPrice({ type, spot: S, strike: K, years, vol, rate }) * 100;
     };
   }
 

@@ -18,7 +18,12 @@
  * them: working orders and positions need every move); any other instrument's book is brought
  * up to date right before its first order (`engage`).
  *
- * Options tick less often than cash and futures by default: few of them trade.
+ * Options tick less often than cash and futures by default: few of them trade. An option the
+ * venue can value (`optionLink`) is priced off its underlying's path on the simulator's volatility
+ * surface, so its quotes, the chain's implied volatilities and put-call parity agree. The
+ * underlying then sits in the option's model too, as a silent copy when it is handed out from
+ * another model (same seed and instrument, same path); forced prices (`setPrice`) are logged and
+ * replayed so such copies, and models rebuilt by a merge, stay on the path clients saw.
  */
 import type { MarketCalendar } from '../../../core/calendar.js';
 import type { Clock, TimerHandle } from '../../../core/clock.js';
@@ -27,6 +32,7 @@ import type { Logger } from '../../../core/log.js';
 import type { Paise } from '../../../core/money.js';
 import { istDate } from '../../../core/time.js';
 import { MarketModel, syntheticSpec, type MarketInstrumentSpec, type MarketQuote, type MarketTick } from '../market/index.js';
+import type { OptionValuer } from '../market/types.js';
 import type { Depth } from '../matching/types.js';
 import type { MatchingEngine } from '../matching/index.js';
 
@@ -53,9 +59,27 @@ export interface LiveMarketOptions {
   readonly tickIntervals?: TickIntervals;
   /** How often the clock drives the model (market ms). Default 250. */
   readonly pumpMs?: number;
+  /** How an option is priced off its underlying; undefined (or no answer): it follows a path of its own. */
+  readonly optionLink?: (option: Instrument) => OptionLink | undefined;
 }
 
 export type LiveTickListener = (tick: MarketTick) => void;
+
+/** How an option is priced: off `underlying` (a scrip code) by `valuer`. */
+export interface OptionLink {
+  readonly underlying: string;
+  readonly valuer: OptionValuer;
+}
+
+/** A linked option's last price with the underlying's value (paise) and the time it was made at. */
+export interface OptionMark {
+  readonly ltp: Paise;
+  readonly spot: number;
+  readonly ts: number;
+}
+
+/** Forced prices kept per instrument for replays (older ones are dropped: a replay from before them is then approximate). */
+const MAX_FORCED_PER_CODE = 1000;
 
 /** A model of fewer instruments is small: small ones are merged when more than `MAX_SMALL_MODELS` stand at one slot. */
 const SMALL_MODEL = 64;
@@ -73,6 +97,8 @@ interface Reach {
 interface Held {
   readonly model: MarketModel;
   readonly specs: readonly MarketInstrumentSpec[];
+  /** Instruments held as silent copies (handed out from another model). */
+  readonly shadows: ReadonlySet<string>;
   reach: Reach;
   /** A price was forced on one of its instruments: its state can no longer be replayed. */
   pinned: boolean;
@@ -90,6 +116,9 @@ export class LiveMarket {
   private readonly previousClose: ((scripCode: string, date: string) => Paise | undefined) | undefined;
   private readonly intervals: Required<TickIntervals>;
   private readonly pumpMs: number;
+  private readonly optionLink: ((option: Instrument) => OptionLink | undefined) | undefined;
+  /** Prices forced on each instrument, in time order, for replays. */
+  private readonly forced = new Map<string, { readonly ts: number; readonly price: Paise }[]>();
   private pump: TimerHandle | undefined;
   /** Models, one per activation (merged at the next step), and which holds each instrument. */
   private models: Held[] = [];
@@ -119,6 +148,7 @@ export class LiveMarket {
     this.previousClose = options.previousClose;
     this.intervals = { cash: 2000, futures: 2000, options: 20_000, ...options.tickIntervals };
     this.pumpMs = options.pumpMs ?? 250;
+    this.optionLink = options.optionLink;
     const session = this.calendar.currentOrNextSession(this.clock.now());
     this.firstDate = session.date;
     this.sessionLengthMs = session.close - session.open;
@@ -226,9 +256,21 @@ export class LiveMarket {
     // A forced price is not replayable: this model is never rebuilt (merged) again.
     const held = this.modelOf.get(code)!;
     held.pinned = true;
-    const t = held.model.setPrice(code, price, this.clock.now());
+    const now = this.clock.now();
+    let log = this.forced.get(code);
+    if (!log) this.forced.set(code, (log = []));
+    log.push({ ts: now, price });
+    if (log.length > MAX_FORCED_PER_CODE) log.shift();
+    const t = held.model.setPrice(code, price, now);
+    // Silent copies follow (the options priced off them move with the jump).
+    for (const h of this.models) if (h.shadows.has(code)) h.model.setPrice(code, price, now);
     this.emit(t);
     return t;
+  }
+
+  /** A modelled option's last price with the underlying value it was made at (undefined: not a linked option, or not modelled). */
+  optionMark(code: string): OptionMark | undefined {
+    return this.modelOf.get(code)?.model.linkedMark(code);
   }
 
   /** The current quote of `code`, modelling it first if needed; undefined when unknown. */
@@ -299,18 +341,22 @@ export class LiveMarket {
 
   /** A model of `instruments` from the first session's open, caught up to where the others are. */
   private addModel(instruments: readonly Instrument[]): void {
-    const iv = this.intervals;
-    const specs: MarketInstrumentSpec[] = instruments.map((inst) => {
-      let prevClose: Paise | undefined;
-      try {
-        prevClose = this.previousClose?.(inst.id, this.firstDate);
-      } catch {
-        prevClose = undefined;
+    const specs: MarketInstrumentSpec[] = instruments.map((inst) => this.specOf(inst));
+    // Linked options need their underlying in the same model: a silent copy when it is not in this batch.
+    const here = new Set(instruments.map((i) => i.id));
+    for (let k = 0; k < instruments.length; k++) {
+      const inst = instruments[k]!;
+      if (inst.kind !== 'OPTIDX' && inst.kind !== 'OPTSTK') continue;
+      const link = this.linkOf(inst);
+      if (!link) continue;
+      if (!here.has(link.underlying)) {
+        const u = this.instruments.get(link.underlying) ?? this.lookup?.(link.underlying);
+        if (!u) continue;
+        here.add(u.id);
+        specs.push({ ...this.specOf(u), silent: true });
       }
-      const base = syntheticSpec(inst, this.seed);
-      const tickIntervalMs = inst.kind === 'OPTIDX' || inst.kind === 'OPTSTK' ? iv.options : inst.kind === 'FUTIDX' || inst.kind === 'FUTSTK' ? iv.futures : iv.cash;
-      return { ...base, ...(prevClose !== undefined && prevClose > 0 ? { prevClose } : {}), tickIntervalMs };
-    });
+      specs[k] = { ...specs[k]!, underlying: link.underlying, valuer: link.valuer };
+    }
     const now = this.clock.now();
     const current = this.opens.length - 1;
     const open = this.opens[current]!;
@@ -327,6 +373,29 @@ export class LiveMarket {
     }
   }
 
+  private specOf(inst: Instrument): MarketInstrumentSpec {
+    let prevClose: Paise | undefined;
+    try {
+      prevClose = this.previousClose?.(inst.id, this.firstDate);
+    } catch {
+      prevClose = undefined;
+    }
+    const iv = this.intervals;
+    const base = syntheticSpec(inst, this.seed);
+    const tickIntervalMs = inst.kind === 'OPTIDX' || inst.kind === 'OPTSTK' ? iv.options : inst.kind === 'FUTIDX' || inst.kind === 'FUTSTK' ? iv.futures : iv.cash;
+    return { ...base, ...(prevClose !== undefined && prevClose > 0 ? { prevClose } : {}), tickIntervalMs };
+  }
+
+  private linkOf(option: Instrument): OptionLink | undefined {
+    try {
+      const link = this.optionLink?.(option);
+      return link && link.underlying !== option.id ? link : undefined;
+    } catch (e) {
+      this.log.warn({ instrument: option.id, err: e }, 'option left unlinked: its pricing could not be set up');
+      return undefined;
+    }
+  }
+
   /**
    * A model of `specs` played from the first session's open to `reach` (sessions before it to
    * their close, that one up to `reach.ts`), handing that last session's ticks to `onToday`.
@@ -334,14 +403,34 @@ export class LiveMarket {
   private play(specs: readonly MarketInstrumentSpec[], reach: Reach, onToday: LiveTickListener | undefined): Held {
     const model = new MarketModel(specs, { seed: this.seed, sessionOpen: this.opens[0]!, sessionLengthMs: this.sessionLengthMs });
     const discard = (): void => {};
+    const forced = this.forcedOf(specs);
+    let f = 0;
     for (let k = 0; k <= reach.session; k++) {
       const open = this.opens[k]!;
       if (k > 0) model.startSession(open);
+      const last = k === reach.session;
+      const sink = last ? (onToday ?? discard) : discard;
+      // Prices forced while this session was the model's (up to the next open), at the time they were.
+      const end = last ? Infinity : this.opens[k + 1]!;
+      for (; f < forced.length && forced[f]!.ts < end; f++) {
+        const e = forced[f]!;
+        model.advanceEach(last && reach.ts !== undefined ? Math.min(e.ts, reach.ts) : e.ts, sink);
+        model.setPrice(e.code, e.price, e.ts);
+      }
       // Every session before the current one was played to its close.
-      if (k < reach.session) model.advanceEach(open + this.sessionLengthMs - 1, discard);
-      else if (reach.ts !== undefined) model.advanceEach(reach.ts, onToday ?? discard);
+      if (!last) model.advanceEach(open + this.sessionLengthMs - 1, discard);
+      else if (reach.ts !== undefined) model.advanceEach(reach.ts, sink);
     }
-    return { model, specs, reach, pinned: false };
+    return { model, specs, shadows: new Set(specs.filter((x) => x.silent === true).map((x) => x.instrument.id)), reach, pinned: false };
+  }
+
+  /** Forced prices of the instruments in `specs`, in time order. */
+  private forcedOf(specs: readonly MarketInstrumentSpec[]): { readonly code: string; readonly ts: number; readonly price: Paise }[] {
+    if (this.forced.size === 0) return [];
+    const out: { code: string; ts: number; price: Paise }[] = [];
+    for (const sp of specs) for (const e of this.forced.get(sp.instrument.id) ?? []) out.push({ code: sp.instrument.id, ts: e.ts, price: e.price });
+    // Stable: two forced in one instant keep their order.
+    return out.sort((a, b) => a.ts - b.ts);
   }
 
   /**
@@ -368,11 +457,11 @@ export class LiveMarket {
       const newOnes = group.filter((h) => fresh.has(h));
       const merge = group.length > MAX_SMALL_MODELS ? group : newOnes;
       if (merge.length < 2) continue;
-      const merged = this.play(merge.flatMap((h) => h.specs), merge[0]!.reach, undefined);
+      const merged = this.play(mergedSpecs(merge), merge[0]!.reach, undefined);
       const gone = new Set(merge);
       this.models = this.models.filter((h) => !gone.has(h));
       this.models.push(merged);
-      for (const sp of merged.specs) this.modelOf.set(sp.instrument.id, merged);
+      for (const sp of merged.specs) if (sp.silent !== true) this.modelOf.set(sp.instrument.id, merged);
     }
   }
 
@@ -380,6 +469,18 @@ export class LiveMarket {
     if (this.engaged.has(t.instrument)) this.engine?.onMarket(t);
     for (const l of this.listeners) l(t);
   }
+}
+
+/** The specs of models merged into one: each instrument once, a handed-out one over a silent copy. */
+function mergedSpecs(models: readonly Held[]): MarketInstrumentSpec[] {
+  const byId = new Map<string, MarketInstrumentSpec>();
+  for (const h of models) {
+    for (const sp of h.specs) {
+      const had = byId.get(sp.instrument.id);
+      if (!had || (had.silent === true && sp.silent !== true)) byId.set(sp.instrument.id, sp);
+    }
+  }
+  return [...byId.values()];
 }
 
 function subscribe(list: LiveTickListener[], listener: LiveTickListener): () => void {

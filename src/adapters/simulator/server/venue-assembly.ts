@@ -78,6 +78,8 @@ export async function assembleVenue(o: VenueAssemblyOptions): Promise<AssembledV
       // A chain shows the prices an order on its strikes would meet: the spot and every listed
       // strike asked for are modelled (the strikes of one call merge into one model at the next step).
       livePrice: (code) => model.market?.last(code)?.ltp,
+      liveMark: (code) => model.market?.optionMark(code),
+      prepare: (codes) => model.market?.activate(codes),
     });
     return { universe: u, history, chains };
   };
@@ -113,6 +115,13 @@ export async function assembleVenue(o: VenueAssemblyOptions): Promise<AssembledV
       if (fromHistory !== undefined && fromHistory > 0) return fromHistory;
       const inst = u.get(code);
       return inst ? referenceClose(u, inst, o.calendar.previousTradingDay(date)) : undefined;
+    },
+    // Options are priced off their underlying on the same surface as the chain and the candles.
+    optionLink: (inst) => {
+      const { universe: u, history } = at();
+      const c = u.contractOf(inst.id);
+      const und = c && c.strike !== null && c.optionType !== null ? u.underlying(c.underlying) : undefined;
+      return c && und ? { underlying: und.instrument.id, valuer: history.pricer.modelValuer(und, c) } : undefined;
     },
     ...(o.tickIntervals ? { tickIntervals: o.tickIntervals } : {}),
     ...(o.pumpMs !== undefined ? { pumpMs: o.pumpMs } : {}),

@@ -105,6 +105,58 @@ describe('lazy live market', () => {
     for (const inst of many) expect(pathOf(m.last(inst.id)), inst.id).toEqual(pathOf(eager.last(inst.id)));
   });
 
+  it('prices an option off its underlying the same whether they were touched together, apart, or after a forced index price', async () => {
+    const u = universe;
+    const expiry = u.currentExpiries('NIFTY')[1]!;
+    const ce = u.contracts('NIFTY', expiry).find((k) => k.optionType === 'CE' && k.strike === u.contracts('NIFTY', expiry).map((x) => x.strike!).sort((x, y) => x - y)[10])!;
+    const option = u.scripCodeOf(ce)!;
+    const index = u.underlying('NIFTY')!.instrument.id;
+    const noon = istDateTime(DAY, '12:00');
+    const run = async (touch: (v: Awaited<ReturnType<typeof venue>>, clock: VirtualClock) => void) => {
+      const clock = new VirtualClock(OPEN);
+      const v = await venue(clock);
+      touch(v, clock);
+      clock.advanceTo(istDateTime(DAY, '13:07'));
+      v.quote(option);
+      v.quote(index);
+      return v;
+    };
+    const jump = (v: Awaited<ReturnType<typeof venue>>, clock: VirtualClock): void => {
+      clock.advanceTo(istDateTime(DAY, '10:30'));
+      v.market.step();
+      expect(v.setPrice(index, Math.round(v.market.last(index)!.ltp * 1.02))).toMatchObject({ ok: true });
+    };
+    // Together from the open; the index first and the option late (priced off a silent copy); both late.
+    const together = await run((v) => v.market.activate([option, index]));
+    const apart = await run((v, clock) => {
+      v.quote(index);
+      clock.advanceTo(noon);
+      v.market.step();
+    });
+    const late = await run(() => {});
+    for (const v of [apart, late]) {
+      expect(pathOf(v.market.last(option))).toEqual(pathOf(together.market.last(option)));
+      expect(pathOf(v.market.last(index))).toEqual(pathOf(together.market.last(index)));
+    }
+    // The option's last price is the model value at the index value it was made at, on the surface.
+    const mark = together.market.optionMark(option)!;
+    const model = together.universe();
+    expect(mark.ltp).toBe(Math.max(ce.tickSize, Math.round(new HistoryService({ universe: model, clock: new VirtualClock(OPEN) }).pricer.modelValuer(model.underlying('NIFTY')!, ce)(mark.spot, mark.ts) / ce.tickSize) * ce.tickSize));
+    // A forced index price is followed by an option modelled before it and by one modelled after it.
+    const jumpedTogether = await run((v, clock) => {
+      v.market.activate([option, index]);
+      jump(v, clock);
+    });
+    const jumpedLate = await run((v, clock) => {
+      v.quote(index);
+      jump(v, clock);
+    });
+    expect(pathOf(jumpedLate.market.last(option))).toEqual(pathOf(jumpedTogether.market.last(option)));
+    expect(pathOf(jumpedLate.market.last(index))).toEqual(pathOf(jumpedTogether.market.last(index)));
+    expect(jumpedTogether.market.last(option)!.ltp).not.toBe(together.market.last(option)!.ltp);
+    for (const v of [together, apart, late, jumpedTogether, jumpedLate]) v.close();
+  });
+
   it('starts in well under a second once the universe is built, modelling nothing up front', async () => {
     const clock = new VirtualClock(OPEN);
     await (await venue(clock)).close();
