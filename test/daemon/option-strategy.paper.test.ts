@@ -1,20 +1,27 @@
 /**
  * `tarang paper` with an option strategy, through the command's own start path (config file,
- * flags, `launchDaemon` with the embedded simulator paced at an accelerated clock, real
- * HTTP/WebSocket): the daemon itself discovers expiries, fetches the chain in the strategy's
- * window, subscribes its legs and feeds it to short-straddle, which sells the ATM pair and is flat
- * after its exit time. The simulator's order book is the record to assert on.
+ * flags, `launchDaemon` with the embedded simulator, real HTTP/WebSocket): the daemon itself
+ * discovers expiries, fetches the chain in the strategy's window, subscribes its legs and feeds it
+ * to short-straddle, which sells the ATM pair and is flat after its exit time. The simulator's
+ * order book is the record to assert on.
+ *
+ * The one difference from the command: the market clock is a VirtualClock the test moves a second
+ * at a time once the daemon and simulator have settled (test/support/settle.ts), instead of the
+ * wall-paced clock of `paper.speed`. Paced at 400x, a loaded machine let the 10-minute entry
+ * window pass (1.5 s of wall time) before the chain arrived, and the test saw no sale at all.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { VirtualClock } from '../../src/core/clock.js';
 import type { Event } from '../../src/core/events.js';
 import { istDateTime } from '../../src/core/time.js';
 import { silentLogger } from '../../src/core/log.js';
 import { loadDaemonConfig } from '../../src/daemon/config.js';
-import { launchDaemon } from '../../src/daemon/launch.js';
+import { launchDaemon, paperStart } from '../../src/daemon/launch.js';
 import { applyFlags } from '../../src/daemon/run-cli.js';
+import { driveTo } from '../support/settle.js';
 
 const DAY = '2026-11-19';
 
@@ -46,15 +53,18 @@ describe('tarang paper with short-straddle', () => {
       ].join('\n'),
     );
     // What `tarang paper --config <file>` does (run-cli.ts): load the file, apply the flags, launch
-    // (embedded simulator, clock paced at paper.speed), start, stop when the duration is reached.
+    // (embedded simulator), start, stop when the duration is reached.
     const config = applyFlags(loadDaemonConfig(file), { config: file, status: false }, 'paper');
-    const { daemon, clock, simulator } = await launchDaemon({ config, file, mode: 'paper', log: silentLogger(), out: null });
+    const clock = new VirtualClock(paperStart(config.paper!));
+    const { daemon, simulator } = await launchDaemon({ config, file, mode: 'paper', log: silentLogger(), out: null, clock });
     const sim = simulator!;
     const events: Event[] = [];
     await daemon.start();
     daemon.engineHandle!.bus.onAny((e: Event) => events.push(e));
     // As run-cli does at --duration: stop on the clock, a few minutes after the exit time.
-    clock.setTimeout(() => void daemon.stop('duration reached'), istDateTime(DAY, '09:43') - clock.now());
+    const end = istDateTime(DAY, '09:43');
+    clock.setTimeout(() => void daemon.stop('duration reached'), end - clock.now());
+    await driveTo(clock, end);
     await daemon.stopped;
 
     // The broker's (simulator's) record: two sales, a stop per leg, bought back at the exit time, flat.

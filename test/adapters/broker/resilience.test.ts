@@ -23,6 +23,7 @@ import {
 import { ProfileSchema } from '../../../src/adapters/broker/schemas/account.js';
 import type { Clock } from '../../../src/core/clock.js';
 import { silentLogger } from '../../../src/core/log.js';
+import { until } from '../../support/wait.js';
 import type { PlaceOrderRequest } from '../../../src/adapters/broker/schemas/orders.js';
 
 const catchErr = async (p: Promise<unknown>): Promise<unknown> => p.then(() => undefined, (e: unknown) => e);
@@ -281,8 +282,7 @@ describe('tokens', () => {
       const first = await b.tokens.token();
       expect(b.tokens.generations).toBe(1);
       await h.control('POST', '/sim/clock', { advance_ms: LIFETIME - 50_000 });
-      const deadline = performance.now() + 5000;
-      while (b.tokens.generations < 2 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await until(() => b.tokens.generations >= 2, 'the renewal timer to generate a second token');
       expect(b.tokens.generations).toBe(2);
       expect(await b.tokens.token()).not.toBe(first);
     } finally {
@@ -317,9 +317,11 @@ describe('tokens', () => {
     await h.control('POST', '/sim/clock', { advance_ms: 61_000 });
     await h.broker.tokens.generate();
     const before = h.broker.tokens.generations;
+    const held = h.broker.limiters.stats().token.delayed;
     const p = h.broker.tokens.generate();
-    // The client's own limiter holds the second generation for the minute; move time along.
-    await new Promise((r) => setTimeout(r, 50));
+    // The client's own limiter holds the second generation for the minute: once it is held (not
+    // before, or the clock jump would be over before the wait began), move time along.
+    await until(() => h.broker.limiters.stats().token.delayed > held, 'the token limiter to hold the second generation');
     await h.control('POST', '/sim/clock', { advance_ms: 61_000 });
     await p;
     expect(h.broker.tokens.generations).toBe(before + 1);

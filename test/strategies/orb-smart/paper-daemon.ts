@@ -1,7 +1,9 @@
 /**
  * A paper-trading daemon for strategy tests: the real daemon (`launchDaemon`, mode paper) with the
  * simulator embedded on a VirtualClock, talking over loopback HTTP and WebSocket through the broker
- * adapter. `run(ms)` moves simulated time in small steps and lets the sockets drain between them.
+ * adapter. `run(ms)` moves simulated time a second at a time and lets the daemon and simulator
+ * settle (no HTTP in flight, WebSocket frames read) after each step: counted in event-loop turns,
+ * not wall milliseconds, so a loaded machine changes nothing but the run time.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +16,7 @@ import { DaemonConfigSchema, type DaemonConfigInput } from '../../../src/daemon/
 import type { Daemon } from '../../../src/daemon/daemon.js';
 import { launchDaemon } from '../../../src/daemon/launch.js';
 import type { RunningSimulator } from '../../../src/adapters/simulator/index.js';
+import { driveTo } from '../../support/settle.js';
 
 export interface PaperDaemon {
   readonly daemon: Daemon;
@@ -67,12 +70,7 @@ export async function startPaperDaemon(o: {
     clock,
     events,
     async run(ms) {
-      for (let t = 0; t < ms; t += 1000) {
-        clock.advanceBy(1000);
-        await new Promise((r) => setImmediate(r));
-      }
-      // Let in-flight writes and frames land before anyone looks.
-      for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 2));
+      await driveTo(clock, clock.now() + ms);
     },
     jump(instrument, factor) {
       const ltp = sim.venue.quote(instrument)!.ltp;

@@ -8,6 +8,7 @@ import { VirtualClock } from '../../../../src/core/clock.js';
 import { silentLogger } from '../../../../src/core/log.js';
 import { istDateTime } from '../../../../src/core/time.js';
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../../../src/adapters/simulator/index.js';
+import { WAIT_MS } from '../../../support/wait.js';
 
 export const T0 = istDateTime('2026-11-20', '10:00');
 
@@ -157,7 +158,7 @@ export class WsClient {
     this.ws.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
   }
 
-  next<T = Record<string, unknown>>(pred: (m: Record<string, unknown>) => boolean, timeoutMs = 3000): Promise<T> {
+  next<T = Record<string, unknown>>(pred: (m: Record<string, unknown>) => boolean, timeoutMs = WAIT_MS): Promise<T> {
     const p = (m: unknown): boolean => typeof m === 'object' && m !== null && pred(m as Record<string, unknown>);
     const seen = this.messages.find(p);
     if (seen !== undefined) return Promise.resolve(seen as T);
@@ -173,7 +174,7 @@ export class WsClient {
     });
   }
 
-  waitClosed(timeoutMs = 3000): Promise<{ code: number; reason: string }> {
+  waitClosed(timeoutMs = WAIT_MS): Promise<{ code: number; reason: string }> {
     if (this.closed) return Promise.resolve(this.closed);
     return new Promise((resolve, reject) => {
       const t = setTimeout(() => reject(new Error('WS not closed in time')), timeoutMs);

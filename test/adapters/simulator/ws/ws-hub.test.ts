@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { marketOrderBody, startHarness, WsClient, type Harness } from '../server/sim-harness.js';
+import { until } from '../../../support/wait.js';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ rateLimits: false, ws: { heartbeatMs: 200 } });
+  // Heartbeats every second of wall time: often enough to see one, and a connection is only closed
+  // for a missing pong after two, which a loaded machine's event loop does not stall for.
+  h = await startHarness({ rateLimits: false, ws: { heartbeatMs: 1000 } });
 });
 afterAll(async () => h?.close());
 
@@ -125,7 +128,7 @@ describe('WebSocket (spec 6, wire-gaps)', () => {
   it('sends heartbeats, and closes connections whose token is revoked', async () => {
     const t = (await h.admin<{ data: { access_token: string } }>('POST', '/sim/tokens/dashboard')).body.data.access_token;
     const c = await h.ws(t);
-    await c.next((m) => m['type'] === 'heartbeat', 2000);
+    await c.next((m) => m['type'] === 'heartbeat');
     await h.admin('POST', '/sim/tokens/revoke', { token: t });
     const closed = await c.waitClosed();
     expect(closed.code).toBe(4003);
@@ -141,7 +144,8 @@ describe('WebSocket (spec 6, wire-gaps)', () => {
     const d = await h.ws();
     await h.admin('POST', '/sim/faults', { ws_double_encode: true, ws_batch: true });
     d.send({ action: 'subscribe', mode: 'ltp', instruments: ['NSE:2885', 'NSE:1333'] });
-    await new Promise((r) => setTimeout(r, 100));
+    // Double-encoded frames are strings to the harness, so wait on the raw frames themselves.
+    await until(() => d.raw.length >= 1, 'the batched answer to the subscription');
     await h.admin('DELETE', '/sim/faults');
     const raw = d.raw[0]!;
     const inner = JSON.parse(raw) as string;
@@ -172,7 +176,8 @@ describe('WebSocket (spec 6, wire-gaps)', () => {
     await h.admin('POST', '/sim/faults', { ws_stall: true });
     const n = c.messages.length;
     await h.admin('POST', '/sim/prices', { security_id: '2885', price: 1510 });
-    await new Promise((r) => setTimeout(r, 450));
+    // Longer than a heartbeat period: a stalled stream sends neither the tick nor a heartbeat.
+    await new Promise((r) => setTimeout(r, 1_200));
     expect(c.messages.length).toBe(n);
     expect(c.closed).toBeUndefined();
     await h.admin('DELETE', '/sim/faults');
