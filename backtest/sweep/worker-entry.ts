@@ -2,19 +2,23 @@
  * How a sweep worker loads the engine. Loaded module by module, a worker spends most of its first
  * second in the module loader: through tsx every TypeScript file is transpiled on a loader thread,
  * and even plain JS (dist/) pulls in some 550 files (rxjs and zod alone are hundreds). So the
- * worker entry is bundled once with esbuild into one ES module, which a worker parses in ~0.1 s.
- * The bundle is cached under node_modules/.cache/tarang-sweep and rebuilt only when one of its
- * inputs (every source and package file esbuild read, plus tsconfig/package.json) changed size or
- * modification time, so a cached sweep starts its workers at once and a stale cache cannot run
- * old code. If esbuild or the cache folder is unavailable the worker loads the modules directly
- * (tsx for a source checkout, plain import for dist/): slower to start, same results.
+ * worker entry is bundled once with esbuild into one ES module, which a worker loads in ~0.1 s.
+ * The bundle is cached under node_modules/.cache/tarang-sweep (the temp folder when that is
+ * read-only) and rebuilt only when one of its inputs (every source and package file esbuild read,
+ * plus tsconfig/package.json) changed size or modification time, so a cached sweep starts its
+ * workers at once and a stale cache cannot run old code. If esbuild or both folders are unusable
+ * the worker loads the modules directly (tsx for a source checkout, plain import for dist/):
+ * slower to start, same results.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describeError } from '../../src/core/errors.js';
 import { packageRoot } from '../../src/core/paths.js';
+import type { Plugin } from 'esbuild';
 
 /** How the workers of one sweep load: `bundle` (the default) or `direct` (module by module). */
 export type WorkerLoad = 'bundle' | 'direct';
@@ -31,7 +35,7 @@ export interface WorkerEntry {
 }
 
 /** Bumped when the build options below change, so an older cached bundle is not reused. */
-const BUILD_VERSION = 1;
+const BUILD_VERSION = 2;
 
 interface CacheMeta {
   readonly key: string;
@@ -111,13 +115,30 @@ function prune(dir: string, keep: ReadonlySet<string>, now: number): void {
   }
 }
 
-/**
- * The bundle's folder. It must be inside the package: the engine finds its config/ folder by
- * walking up from its own module (src/core/paths.ts), which in a worker is the bundle.
- */
-export function defaultBundleDir(): string {
-  return join(packageRoot(), 'node_modules', '.cache', 'tarang-sweep');
+/** Where bundles are kept: the package's node_modules/.cache, or the temp folder if that is read-only. */
+export function bundleDirs(): string[] {
+  const root = packageRoot();
+  return [join(root, 'node_modules', '.cache', 'tarang-sweep'), join(tmpdir(), `tarang-sweep-${createHash('sha256').update(root).digest('hex').slice(0, 12)}`)];
 }
+
+const LOADERS: Readonly<Record<string, 'ts' | 'js'>> = { '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.js': 'js', '.mjs': 'js', '.cjs': 'js' };
+
+/**
+ * Each module keeps its own `import.meta.url` inside the bundle (not the bundle's), so a module
+ * that finds files relative to itself (src/core/paths.ts finds config/ that way) behaves exactly
+ * as when loaded on its own, wherever the bundle is written.
+ */
+const keepModuleUrls: Plugin = {
+  name: 'tarang-keep-module-urls',
+  setup(build) {
+    build.onLoad({ filter: /\.[cm]?[jt]s$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      if (!text.includes('import.meta.url')) return undefined;
+      const loader = LOADERS[extname(args.path)] ?? 'js';
+      return { contents: text.replace(/\bimport\.meta\.url\b/g, JSON.stringify(pathToFileURL(args.path).href)), loader };
+    });
+  },
+};
 
 async function bundledEntry(dir: string): Promise<{ file: string; built: boolean }> {
   const esbuild = await import('esbuild');
@@ -138,6 +159,7 @@ async function bundledEntry(dir: string): Promise<{ file: string; built: boolean
     // Class and function names stay as written: error texts and reports must not differ between
     // a combination run in a worker and one run on the main thread.
     keepNames: true,
+    plugins: [keepModuleUrls],
     // Bundled CommonJS packages (pino, yaml) require node built-ins: give the ES module a require.
     banner: { js: "import { createRequire as __tarangRequire } from 'node:module'; const require = __tarangRequire(import.meta.url);" },
     write: false,
@@ -163,12 +185,27 @@ async function bundledEntry(dir: string): Promise<{ file: string; built: boolean
   return { file: join(dir, bundle), built: true };
 }
 
+async function firstWorking(dirs: readonly string[]): Promise<{ file: string; built: boolean }> {
+  let error: unknown;
+  for (const dir of dirs) {
+    try {
+      return await bundledEntry(dir);
+    } catch (e) {
+      // A read-only folder: try the next. A build error would repeat, so stop there.
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'EACCES' && code !== 'EROFS' && code !== 'EPERM') throw e;
+      error = e;
+    }
+  }
+  throw error;
+}
+
 export async function workerEntry(load: WorkerLoad = 'bundle', bundleDir?: string): Promise<WorkerEntry> {
   const t0 = performance.now();
   let fallback: string | undefined;
   if (load === 'bundle') {
     try {
-      const { file, built } = await bundledEntry(bundleDir ?? defaultBundleDir());
+      const { file, built } = await firstWorking(bundleDir ? [bundleDir] : bundleDirs());
       return { spec: { url: pathToFileURL(file) }, how: built ? 'bundle-built' : 'bundle-cached', ms: performance.now() - t0 };
     } catch (e) {
       fallback = describeError(e);

@@ -11,6 +11,9 @@ import { buildJsonReport } from '../../../backtest/report/backtest-result.js';
 import { getStrategy } from '../../../src/strategies/registry.js';
 import { tmpdir } from 'node:os';
 import { workerEntry } from '../../../backtest/sweep/worker-entry.js';
+import { claimTable } from '../../../backtest/sweep/sweep-claims.js';
+import type { SweepReply, SweepWorkerData, SweepWorkerMessage } from '../../../backtest/sweep/sweep-types.js';
+import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 
 describe('sweep grids', () => {
@@ -138,7 +141,28 @@ describe('sweep worker bundle', () => {
       expect(meta.inputs.some(([p]) => p.endsWith('backtest/runner.ts'))).toBe(true);
       meta.inputs[0]![2] += 1;
       writeFileSync(metaFile, JSON.stringify(meta));
-      expect((await workerEntry('bundle', cache)).how).toBe('bundle-built');
+      const rebuilt = await workerEntry('bundle', cache);
+      expect(rebuilt.how).toBe('bundle-built');
+
+      // Run from this folder outside the package, the bundle still finds config/ (charge presets)
+      // through each module's own import.meta.url, and answers as the main thread does.
+      const file = join(cache, 's.csv');
+      writeSyntheticMinuteCsv(file, { candles: 3_000, seed: 9 });
+      const { series } = loadCsvCandles(file);
+      const params = { instrument: series[0]!.instrument, qty: 10, fast: 5, slow: 20 };
+      const job = { series, instruments: [...instrumentsForSeries(series).values()], strategy: 'sma-cross', params, settings: { cash: 10_000_000 }, charges: 'equity-intraday' };
+      const data: SweepWorkerData = { job, grid: [{}], claims: claimTable(1), lane: 1 };
+      if (!('url' in rebuilt.spec)) throw new Error('expected a bundle');
+      const worker = new Worker(rebuilt.spec.url, { workerData: data });
+      const reply = await new Promise<SweepReply>((resolve, reject) => {
+        worker.on('message', (m: SweepWorkerMessage) => m.kind === 'row' && resolve(m.reply));
+        worker.on('error', reject);
+      });
+      await worker.terminate();
+      const single = await backtest({ definition: getStrategy('sma-cross'), params, series, instruments: instrumentsForSeries(series), charges: 'equity-intraday', cash: 10_000_000 });
+      expect(reply.error).toBeUndefined();
+      expect(reply.metrics).toEqual(buildJsonReport(single.report)['metrics']);
+      expect(reply.metrics?.['charges_paid']).toBeGreaterThan(0);
     } finally {
       rmSync(cache, { recursive: true, force: true });
     }
