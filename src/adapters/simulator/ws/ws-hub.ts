@@ -7,6 +7,13 @@
  * and position updates come from the venue; frames queued in one turn of the event loop go out
  * corked together. Faults: drop (terminate all), stall (send nothing, answer no pings),
  * double-encoded frames, newline batches, changed-fields-only ticks, terse order updates.
+ *
+ * A client that reads slower than the market ticks is conflated, as a quote feed is: once more
+ * than `conflateBytes` wait unsent on its socket, its ticks are held back as the latest frame per
+ * instrument and sent when the socket drains, so it catches up to the current state instead of
+ * replaying a growing backlog (and the simulator's memory stays bounded by instruments, not by
+ * how far behind the client is). Acks, errors, heartbeats and order and position updates are
+ * never held back or dropped; past `maxBufferedBytes` unsent the connection is closed.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -42,6 +49,8 @@ export interface WsHubOptions {
   readonly heartbeatMs?: number;
   /** A connection whose unsent bytes exceed this is closed as a slow consumer. */
   readonly maxBufferedBytes?: number;
+  /** Unsent bytes above which a connection's ticks are conflated (latest per instrument). Default 1 MiB. */
+  readonly conflateBytes?: number;
 }
 
 export interface WsHubDeps {
@@ -61,6 +70,11 @@ class Connection {
   readonly subs = new Map<string, TickMode>();
   readonly streams = new Set<string>();
   queue: string[] = [];
+  /** The instrument of each queued tick frame; undefined for any other frame (never conflated). */
+  keys: (string | undefined)[] = [];
+  /** While the socket is backed up: the latest tick frame per instrument, sent once it drains. */
+  readonly held = new Map<string, string>();
+  drainHooked = false;
   queued = false;
   alive = true;
   /** Last tick data sent per instrument (only kept while the partial-ticks fault is on). */
@@ -85,6 +99,7 @@ export class WsHub {
   readonly maxInstruments: number;
   readonly maxPerFrame: number;
   private readonly maxBuffered: number;
+  private readonly conflateBytes: number;
   private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => this.upgrade(req, socket, head);
 
   constructor(
@@ -97,6 +112,7 @@ export class WsHub {
     this.maxInstruments = positiveInt(options.maxInstruments ?? 3000, 'maxInstruments');
     this.maxPerFrame = positiveInt(options.maxPerFrame ?? 1000, 'maxPerFrame');
     this.maxBuffered = positiveInt(options.maxBufferedBytes ?? 64 * 1024 * 1024, 'maxBufferedBytes');
+    this.conflateBytes = positiveInt(options.conflateBytes ?? 1024 * 1024, 'conflateBytes');
     const heartbeatMs = positiveInt(options.heartbeatMs ?? 10_000, 'heartbeatMs');
     this.wss = new WebSocketServer({ noServer: true, autoPong: false, perMessageDeflate: false, maxPayload: 1024 * 1024 });
     server.on('upgrade', this.onUpgrade);
@@ -164,6 +180,8 @@ export class WsHub {
     for (const code of c.subs.keys()) this.unfollow(c, code);
     c.subs.clear();
     c.queue = [];
+    c.keys = [];
+    c.held.clear();
   }
 
   private onMessage(c: Connection, data: RawData, isBinary: boolean): void {
@@ -220,7 +238,7 @@ export class WsHub {
     // A fresh subscriber gets the current state at once rather than waiting for the next move.
     for (const code of codes) {
       const q = this.deps.venue.lastTick(code);
-      if (q) this.send(c, this.tickFor(c, f.mode, q));
+      if (q) this.send(c, this.tickFor(c, f.mode, q), this.deps.faults.wsPartial ? undefined : code);
     }
   }
 
@@ -252,10 +270,9 @@ export class WsHub {
       const mode = c.subs.get(q.instrument);
       if (mode === undefined) continue;
       const i = TICK_MODES.indexOf(mode);
-      let frame: string;
-      if (this.deps.faults.wsPartial) frame = this.tickFor(c, mode, q);
-      else frame = cache[i] ??= this.tickFor(c, mode, q);
-      this.send(c, frame);
+      // Changed-fields-only frames build on each other: those are never conflated.
+      if (this.deps.faults.wsPartial) this.send(c, this.tickFor(c, mode, q));
+      else this.send(c, (cache[i] ??= this.tickFor(c, mode, q)), q.instrument);
     }
   }
 
@@ -289,8 +306,14 @@ export class WsHub {
     }
   }
 
-  private send(c: Connection, frame: string): void {
+  /** Queues `frame` for `c`; `instrument` marks a tick frame, which may be conflated. */
+  private send(c: Connection, frame: string, instrument?: string): void {
     c.queue.push(frame);
+    c.keys.push(instrument);
+    this.markDirty(c);
+  }
+
+  private markDirty(c: Connection): void {
     if (!c.queued) {
       c.queued = true;
       this.dirty.push(c);
@@ -307,12 +330,23 @@ export class WsHub {
     const conns = this.dirty.splice(0);
     for (const c of conns) {
       c.queued = false;
-      const frames = c.queue;
+      let frames = c.queue;
+      const keys = c.keys;
       c.queue = [];
+      c.keys = [];
       if (f.wsStall || c.ws.readyState !== c.ws.OPEN) continue;
-      if (c.ws.bufferedAmount > this.maxBuffered) {
+      const unsent = c.ws.bufferedAmount;
+      if (unsent > this.maxBuffered) {
         c.ws.close(WsCloseCode.SLOW_CONSUMER, 'slow consumer: too many unsent messages');
         continue;
+      }
+      if (unsent > this.conflateBytes) {
+        frames = this.holdTicks(c, frames, keys);
+        if (frames.length === 0) continue;
+      } else if (c.held.size > 0) {
+        // Drained: the latest state held back first, then what came since.
+        frames = [...c.held.values(), ...frames];
+        c.held.clear();
       }
       const encode = f.wsDoubleEncode ? (s: string) => JSON.stringify(s) : (s: string) => s;
       if (f.wsBatch) {
@@ -324,6 +358,25 @@ export class WsHub {
       for (const fr of frames) c.ws.send(encode(fr));
       sock?.uncork();
     }
+  }
+
+  /** Keeps the tick frames of `frames` as the latest per instrument until `c` drains; returns the rest. */
+  private holdTicks(c: Connection, frames: string[], keys: (string | undefined)[]): string[] {
+    const rest: string[] = [];
+    for (let k = 0; k < frames.length; k++) {
+      const key = keys[k];
+      if (key === undefined) rest.push(frames[k]!);
+      else c.held.set(key, frames[k]!);
+    }
+    const sock = (c.ws as unknown as { _socket?: { once(event: 'drain', fn: () => void): void } })._socket;
+    if (c.held.size > 0 && !c.drainHooked && sock) {
+      c.drainHooked = true;
+      sock.once('drain', () => {
+        c.drainHooked = false;
+        if (this.conns.has(c)) this.markDirty(c);
+      });
+    }
+    return rest;
   }
 
   private closeTokens(tokens: readonly string[], reason: string): void {
