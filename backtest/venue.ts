@@ -34,8 +34,6 @@ import { modifyChange } from '../src/adapters/execution/venue.js';
 import { isVenueError, type MatchingEngine } from '../src/adapters/simulator/matching/index.js';
 import type { SimEvent, SimOrder, SimPosition, SimTrade, SmartOrderRequest } from '../src/adapters/simulator/matching/types.js';
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
 /**
  * The matching engine's request for a venue smart order: our tag becomes `remarks`, and a
  * trailing step becomes `is_tsl` + `tsl_step_size` (execution sets it only when the venue trails).
@@ -59,9 +57,10 @@ export function toSmartOrderRequest(req: VenueSmartOrderRequest): SmartOrderRequ
 }
 
 export function toVenueOrderState(o: SimOrder): VenueOrderState {
-  // Built field by field (absent stays absent), without a spread per optional field: this runs
-  // for every order update of a backtest.
-  const v: Mutable<VenueOrderState> = {
+  // One literal with every field, absent ones undefined (what the engine tests for): all fields
+  // in-object in one allocation. This runs for every order update of a backtest.
+  const leg = o.leg;
+  return {
     orderId: o.orderId,
     tag: o.remarks,
     instrument: o.instrument,
@@ -76,16 +75,13 @@ export function toVenueOrderState(o: SimOrder): VenueOrderState {
     filledQty: o.filledQty,
     modifications: o.modifications,
     ts: o.updatedAt,
+    limitPrice: o.requestedOrderType !== 'MARKET' ? o.limitPrice : undefined,
+    triggerPrice: o.triggerPrice,
+    avgPrice: o.filledQty > 0 ? o.avgPrice : undefined,
+    reason: o.extraInfo ? o.extraInfo : undefined,
+    leg,
+    parentOrderId: leg !== undefined && leg !== 'entry' ? o.smartOrderId : undefined,
   };
-  if (o.requestedOrderType !== 'MARKET' && o.limitPrice !== undefined) v.limitPrice = o.limitPrice;
-  if (o.triggerPrice !== undefined) v.triggerPrice = o.triggerPrice;
-  if (o.filledQty > 0) v.avgPrice = o.avgPrice;
-  if (o.extraInfo) v.reason = o.extraInfo;
-  if (o.leg !== undefined) {
-    v.leg = o.leg;
-    if (o.smartOrderId !== undefined && o.leg !== 'entry') v.parentOrderId = o.smartOrderId;
-  }
-  return v;
 }
 
 export function toVenueFill(t: SimTrade): VenueFill {
