@@ -254,6 +254,24 @@ describe('options linked to their underlying', () => {
     expect(Math.abs(after[after.length - 1]!.ltp - (before + 5_000))).toBeLessThan(3_000);
   });
 
+  it('prices a linked option with its valuer off a silent underlying, keeping the previous close it was given', () => {
+    // A valuer with a visible signature: 10% of the index plus one rupee per minute since the open.
+    const valuer = (spot: number, ts: number): number => spot * 0.1 + ((ts - OPEN) / MINUTE_MS) * 100;
+    const model = new MarketModel(
+      [{ instrument: NIFTY, prevClose: 2_400_000, silent: true }, { instrument: CE, prevClose: 250_000, underlying: NIFTY.id, valuer }],
+      { seed: 5, sessionOpen: OPEN, tickIntervalMs: 250 },
+    );
+    expect(model.quote(CE.id).prevClose).toBe(250_000);
+    const ticks = model.advanceTo(OPEN + 10 * MINUTE_MS);
+    expect(ticks.length).toBeGreaterThan(2000);
+    expect(ticks.every((t) => t.instrument === CE.id)).toBe(true);
+    const mark = model.linkedMark(CE.id)!;
+    expect(mark.ts).toBe(ticks.at(-1)!.ts);
+    expect(mark.ltp).toBe(Math.round(valuer(mark.spot, mark.ts) / 5) * 5);
+    expect(Math.abs(mark.spot - model.lastPrice(NIFTY.id)!)).toBeLessThanOrEqual(5);
+    expect(model.linkedMark(NIFTY.id)).toBeUndefined();
+  });
+
   it('refuses a link to a missing underlying or from a non-option', () => {
     expect(() => new MarketModel([{ instrument: CE, prevClose: 1, underlying: 'NIDX_99' }], { seed: 1, sessionOpen: OPEN })).toThrow(/NIDX_99 is not in the model/);
     expect(() => new MarketModel([{ instrument: NIFTY, prevClose: 100, underlying: CE.id }, { instrument: CE, prevClose: 1 }], { seed: 1, sessionOpen: OPEN })).toThrow(
