@@ -4,9 +4,10 @@
  * money value at tarang's edges is rupees and everything inside is paise.
  *
  * Accepted: a number (`500000`, `1426.5`, `5e5`) or a string with an optional `₹`/`Rs`/`INR`
- * prefix, Indian or western digit grouping (`"5,00,000"`, `"500,000"`) and an optional `lakh` or
- * `crore` suffix (`"5 lakh"`, `"1.25 crore"`). At most two decimals of a rupee survive (whole
- * paise): anything finer is refused, never rounded.
+ * prefix, Indian or western digit grouping with commas or underscores (`"5,00,000"`, `"500,000"`,
+ * `5_00_000`, which YAML reads as text), an optional `lakh` or `crore` suffix (`"5 lakh"`,
+ * `"1.25 crore"`) and the `/-` of a written amount (`"Rs. 5,00,000/-"`). At most two decimals of a
+ * rupee survive (whole paise): anything finer is refused, never rounded.
  */
 import { PriceError } from './errors.js';
 import { parsePaise, type Paise } from './money.js';
@@ -16,7 +17,7 @@ export type RupeeProblem = string;
 
 export const RUPEE_EXAMPLES = '500000, 1426.50, "5,00,000" or "5 lakh"';
 
-const TEXT = /^([+-])?\s*(?:₹|rs\.?|inr)?\s*(\d[\d,]*)(?:\.(\d+))?\s*(lakhs?|lacs?|crores?|cr)?$/i;
+const TEXT = /^([+-])?\s*(?:₹|rs\.?|inr)?\s*(\d[\d,_]*)(?:\.(\d+))?\s*(lakhs?|lacs?|crores?|cr)?\s*(?:\/-)?$/i;
 const INDIAN_GROUPS = /^\d{1,2}(?:,\d{2})*,\d{3}$/;
 const WESTERN_GROUPS = /^\d{1,3}(?:,\d{3})+$/;
 const UNIT_DIGITS: Readonly<Record<string, number>> = { lakh: 5, lakhs: 5, lac: 5, lacs: 5, crore: 7, crores: 7, cr: 7 };
@@ -54,7 +55,9 @@ function fromNumber(n: number): { paise: Paise } | { problem: RupeeProblem } {
 function fromText(raw: string): { paise: Paise } | { problem: RupeeProblem } {
   const m = TEXT.exec(raw.trim());
   if (!m) return { problem: `expected an amount in rupees such as ${RUPEE_EXAMPLES}` };
-  const [, sign = '', grouped = '', frac = '', unit] = m;
+  const [, sign = '', written = '', frac = '', unit] = m;
+  if (written.includes(',') && written.includes('_')) return { problem: 'digit groups mix commas and underscores' };
+  const grouped = written.replaceAll('_', ',');
   if (grouped.includes(',') && !INDIAN_GROUPS.test(grouped) && !WESTERN_GROUPS.test(grouped)) {
     return { problem: 'digit groups are neither Indian (5,00,000) nor western (500,000)' };
   }

@@ -21,6 +21,9 @@ describe('rupee amounts as written by people', () => {
     expect(parseRupeeAmount('rs 999.9')).toBe(99_990);
     expect(parseRupeeAmount('INR 1,000')).toBe(100_000);
     expect(parseRupeeAmount('  2500.00  ')).toBe(250_000);
+    expect(parseRupeeAmount('Rs. 5,00,000/-')).toBe(50_000_000);
+    expect(parseRupeeAmount('5_00_000')).toBe(50_000_000); // YAML 1.2 reads 5_00_000 as text
+    expect(parseRupeeAmount('500_000.25')).toBe(50_000_025);
   });
 
   it('reads lakh and crore without a float step', () => {
@@ -51,15 +54,19 @@ describe('rupee amounts as written by people', () => {
     expect(() => parseRupeeAmount('abc', 'risk.maxOrderValue')).toThrow(
       'risk.maxOrderValue: expected an amount in rupees such as 500000, 1426.50, "5,00,000" or "5 lakh", got "abc"',
     );
-    for (const v of ['', '5e5', '1.5.2', '5 thousand', '₹', '--5', '.5', true, null, [500], { rupees: 5 }, Number.NaN, Infinity]) {
+    for (const v of ['', '5e5', '1.5.2', '5 thousand', '₹', '--5', '.5', '5/-/-', '/-', true, null, [500], { rupees: 5 }, Number.NaN, Infinity]) {
       expect(rupeesToPaise(v), JSON.stringify(v)).toHaveProperty('problem');
     }
   });
 
   it('refuses digit groups that are neither Indian nor western (a mistyped figure)', () => {
-    for (const v of ['50,00,0000', '5,0,0', '500000,', '1,0000']) {
+    for (const v of ['50,00,0000', '5,0,0', '500000,', '1,0000', '5_0_0', '50_00_0000']) {
       expect(rupeesToPaise(v)).toEqual({ problem: 'digit groups are neither Indian (5,00,000) nor western (500,000)' });
     }
+  });
+
+  it('refuses a figure that mixes commas and underscores', () => {
+    expect(rupeesToPaise('5,00_000')).toEqual({ problem: 'digit groups mix commas and underscores' });
   });
 
   it('refuses amounts too large to hold every paisa exactly', () => {

@@ -29,6 +29,12 @@ describe('risk limits in a config file are rupees', () => {
     expect(r.maxPositionQty).toBe(50);
   });
 
+  it('reads the ways people write rupees in YAML: plain, grouped, underscored, Rs./-, lakh', () => {
+    const r = risk('  maxOrderValue: 5,00,000\n  maxPositionValue: 5_00_000\n  maxDailyLoss: Rs. 50,000/-\n');
+    expect([r.maxOrderValue, r.maxPositionValue, r.maxDailyLoss]).toEqual([500_000_00, 500_000_00, 50_000_00]);
+    expect(risk('  maxOrderValue: ₹0.05 crore\n').maxOrderValue).toBe(500_000_00);
+  });
+
   it('keeps a paisa-exact limit exact (no float drift)', () => {
     expect(risk('  maxDailyLoss: 1234.56\n').maxDailyLoss).toBe(123_456);
     expect(risk('  maxOrderValue: 0.29\n').maxOrderValue).toBe(29); // 0.29 * 100 is 28.999999999999996 as a float
