@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { parseConfigText } from '../../src/core/config.js';
 import { ConfigError } from '../../src/core/errors.js';
 import { configPath } from '../../src/core/paths.js';
-import { loadDaemonConfig } from '../../src/daemon/config.js';
+import { DaemonConfigSchema, loadDaemonConfig } from '../../src/daemon/config.js';
 import { RiskConfigSchema, parseRiskConfig } from '../../src/risk/config.js';
 import { riskFixture } from './fixture.js';
 
@@ -99,5 +99,21 @@ describe('the shipped configs state money in rupees', () => {
     const c = loadDaemonConfig(configPath('live.example.yaml'), { TARANG_API_KEY: 'k', TARANG_MPIN: '1234', TARANG_TOTP_SECRET: 'JBSWY3DPEHPK3PXP' });
     expect(c.risk.maxOrderValue).toBe(100_000_00);
     expect(c.risk.maxDailyLoss).toBe(5_000_00);
+  });
+});
+
+describe('the paper account capital in a daemon config is rupees too', () => {
+  const paperFile = (capital: string) => `paper:\n  simulator: embedded\n  capital: ${capital}\nstrategies:\n  - id: a\n    strategy: sma-cross\n`;
+  const load = (text: string) => parseConfigText(text, 'paper.yaml', DaemonConfigSchema, {});
+
+  it('turns rupees into paise, Rs 10 lakh when absent', () => {
+    expect(load(paperFile('25 lakh')).paper?.capital).toBe(25_00_000_00);
+    expect(load(paperFile('"2,50,000.50"')).paper?.capital).toBe(2_50_000_50);
+    expect(load('paper: {}\nstrategies:\n  - id: a\n    strategy: sma-cross\n').paper?.capital).toBe(10_00_000_00);
+  });
+
+  it('refuses a fraction of a paisa and a non-positive capital with file, line and key', () => {
+    expect(problems(() => load(paperFile('100000.001')))).toBe('paper.yaml:3: paper.capital: expected rupees with at most 2 decimals (whole paise), got 100000.001');
+    expect(problems(() => load(paperFile('0')))).toBe('paper.yaml:3: paper.capital: expected an amount in rupees > 0, got 0');
   });
 });
