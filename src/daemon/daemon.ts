@@ -210,6 +210,7 @@ export class Daemon {
       this.attachObservers(engine, table);
 
       await engine.start();
+      await this.reconcileDay(engine, false);
       await this.warmUp(engine);
       this.health.markReconciled();
       this.health.setTradingState(engine.tradingState());
@@ -530,10 +531,12 @@ export class Daemon {
     return this.engine;
   }
 
-  /** At the configured session end: run the configured action once (then keep running, halted or not). */
+  /**
+   * At the configured session end, every day: run the configured action once (then keep running,
+   * halted or not), then the daily reconcile (see `reconcileDay`).
+   */
   private scheduleSessionEnd(): void {
     const c = this.o.config.shutdown;
-    if (c.atSessionEnd === 'none') return;
     const now = this.o.clock.now();
     let at = istDateTime(istDate(now), c.sessionEnd);
     if (at <= now) at = istDateTime(istDate(now + 86_400_000), c.sessionEnd);
@@ -543,8 +546,27 @@ export class Daemon {
       this.log.info({ action: c.atSessionEnd }, 'daemon: session end');
       engine.bus.publish({ type: 'lifecycle', ts: this.o.clock.now(), phase: 'session_close', source: 'daemon', detail: c.atSessionEnd });
       void this.runAction(engine, c.atSessionEnd, 'session end', c.timeoutSeconds * 1000)
-        .then(() => this.scheduleSessionEnd())
-        .catch((e: unknown) => this.log.error({ err: e }, 'daemon: session-end action failed'));
+        .catch((e: unknown) => this.log.error({ err: e }, 'daemon: session-end action failed'))
+        .then(() => this.reconcileDay(engine, true))
+        .finally(() => {
+          if (this.stateValue === 'running') this.scheduleSessionEnd();
+        });
     }, at - now);
+  }
+
+  /**
+   * The daily reconcile: the engine reads the broker's book again, then lets go of what finished
+   * orders of earlier days leave behind (journal entries in the store, finished orders in memory),
+   * and the session figures drop finished orders of earlier days too, so a daemon running for
+   * days stays flat. After start it runs without a second book read (start has just read it).
+   */
+  private async reconcileDay(engine: EngineHandle, readBook: boolean): Promise<void> {
+    try {
+      const r = await engine.reconcileDay({ readBook });
+      const dropped = this.stats.forgetFinished();
+      this.log.info({ ...r, statsDropped: dropped }, 'daemon: daily reconcile');
+    } catch (e) {
+      this.log.error({ err: e }, 'daemon: daily reconcile failed; trying again at the next session end');
+    }
   }
 }

@@ -9,6 +9,7 @@ import type { Interval } from '../core/candles.js';
 import type { CircuitBand } from '../risk/types.js';
 import type { EngineFactoryInput } from './daemon.js';
 import type { EngineHandle } from './parts.js';
+import type { DayReconcileResult } from '../adapters/execution/execution-engine.js';
 
 export async function createDaemonEngine(input: EngineFactoryInput): Promise<EngineHandle> {
   const engine = await Engine.create({
@@ -94,6 +95,10 @@ export class DaemonEngine implements EngineHandle {
 
   feedWarmup(candles: readonly CandleEvent[]): void {
     this.engine.feedWarmup(candles);
+  }
+
+  reconcileDay(options: { readonly readBook: boolean }): Promise<DayReconcileResult> {
+    return this.engine.execution.reconcileDay(options);
   }
 
   orderTags(): readonly string[] {

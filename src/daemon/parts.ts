@@ -78,6 +78,11 @@ export interface EngineHandle {
   warmupNeeds(): ReadonlyArray<{ readonly instrument: string; readonly interval: Interval; readonly count: number }>;
   /** Feeds historical candles to the strategies only (no orders, no bus). */
   feedWarmup(candles: readonly CandleEvent[]): void;
+  /**
+   * The daily reconcile: reads the order book again (unless `readBook` is false), prunes journal
+   * entries of finished orders the venue no longer lists, forgets finished orders of earlier days.
+   */
+  reconcileDay(options: { readonly readBook: boolean }): Promise<{ readonly journalPruned: number; readonly journalKept: number; readonly ordersForgotten: number }>;
   /** Client tags of every order the engine knows (today's, adopted ones included). */
   orderTags(): readonly string[];
   /** A JSON summary for `tarang ctl status`. */

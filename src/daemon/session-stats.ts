@@ -35,11 +35,19 @@ export class SessionStats {
   private denialCount = 0;
   private alertCount = 0;
   private chargesTotal = 0;
-  /** Latest state of each of today's orders as the bus announced it (bounded by the day's orders). */
+  private orderCount = 0;
+  private rejectedCount = 0;
+  /**
+   * Latest state of each order as the bus announced it: working ones, and finished ones until the
+   * daily reconcile after the one they were already finished at (see `forgetFinished`).
+   */
   private readonly lastOrder = new Map<string, OrderSnapshot>();
   private readonly open = new Set<string>();
-  private readonly rejectedTags = new Set<string>();
-  private readonly seenFills = new Set<string>();
+  /** Fill ids seen since the last daily reconcile, and in the cycle before it. */
+  private seenFills = new Set<string>();
+  private olderFills = new Set<string>();
+  /** Tags already finished at the last daily reconcile: dropped at the next one. */
+  private retiring: string[] = [];
   private readonly holdings = new Map<string, Holding>();
   private readonly last = new Map<string, Paise>();
   private lastTs: number | undefined;
@@ -55,14 +63,16 @@ export class SessionStats {
         return;
       case 'order': {
         const { tag, status } = e.order;
+        const before = this.lastOrder.get(tag);
+        if (before === undefined) this.orderCount++;
+        if (status === 'REJECTED' && before?.status !== 'REJECTED') this.rejectedCount++;
         this.lastOrder.set(tag, e.order);
-        if (status === 'REJECTED') this.rejectedTags.add(tag);
         if (isTerminalStatus(status)) this.open.delete(tag);
         else this.open.add(tag);
         return;
       }
       case 'fill': {
-        if (this.seenFills.has(e.fillId)) return;
+        if (this.seenFills.has(e.fillId) || this.olderFills.has(e.fillId)) return;
         this.seenFills.add(e.fillId);
         this.fillCount++;
         let h = this.holdings.get(e.instrument);
@@ -85,9 +95,33 @@ export class SessionStats {
     }
   }
 
-  /** The last announced state of every order seen this session (the daemon's view, for checks and `ctl`). */
+  /**
+   * The last announced state of the orders seen: every working one, and finished ones of the
+   * current and previous daily cycle (the daemon's view, for checks and `ctl`).
+   */
   orders(): ReadonlyMap<string, OrderSnapshot> {
     return this.lastOrder;
+  }
+
+  /**
+   * At the daily reconcile: drops the orders that were already finished at the previous one, and
+   * fill ids of the cycle before this one, so days of running keep about two days of orders. Counts
+   * (orders, fills, rejected) stay cumulative. Returns how many orders were dropped.
+   */
+  forgetFinished(): number {
+    let n = 0;
+    for (const tag of this.retiring) {
+      const o = this.lastOrder.get(tag);
+      if (o && isTerminalStatus(o.status)) {
+        this.lastOrder.delete(tag);
+        n++;
+      }
+    }
+    this.retiring = [];
+    for (const [tag, o] of this.lastOrder) if (isTerminalStatus(o.status)) this.retiring.push(tag);
+    this.olderFills = this.seenFills;
+    this.seenFills = new Set();
+    return n;
   }
 
   /** Net quantity of an instrument from the fills seen (de-duplicated by fill id). */
@@ -105,11 +139,11 @@ export class SessionStats {
     }
     return {
       ticks: this.tickCount,
-      orders: this.lastOrder.size,
+      orders: this.orderCount,
       openOrders: this.open.size,
       fills: this.fillCount,
       denials: this.denialCount,
-      rejected: this.rejectedTags.size,
+      rejected: this.rejectedCount,
       alerts: this.alertCount,
       positions,
       pnl: Math.round(pnl - this.chargesTotal),

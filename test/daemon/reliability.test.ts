@@ -76,15 +76,20 @@ describe('paper daemon reliability (simulator faults)', () => {
     expect(await sendControl({ url, token, command: 'status' })).toMatchObject({ mode: 'paper', daemon: 'running', reconciled: true, tradingState: 'halted' });
   });
 
-  it('flattens at the configured session end, leaving the broker flat', async () => {
+  it('flattens at the configured session end, leaving the broker flat, then runs the daily reconcile', async () => {
     // T0 is 10:00 IST; at x10 the 10:01 session end comes after ~6 s.
     const d = await h.daemon({ n: 3, config: { shutdown: { onStop: 'cancel', atSessionEnd: 'flatten', sessionEnd: '10:01', timeoutSeconds: 20 } } });
     await until(() => seenOrders(d).filled >= 3, 'three buys filled');
     const closes: string[] = [];
+    const daily: string[] = [];
     engineOf(d).bus.on('lifecycle', (e) => {
       if (e.phase === 'session_close') closes.push(e.detail ?? '');
+      if (e.phase === 'reconciled' && e.detail?.startsWith('daily:')) daily.push(e.detail);
     });
     await until(() => closes.length === 1 && engineOf(d).portfolio.netQty(h.instrument) === 0, 'the session-end flatten', 15_000);
+    // Today's orders are still in the broker's book: the reconcile keeps them all.
+    await until(() => daily.length === 1, 'the daily reconcile after the session end', 15_000);
+    expect(daily[0]).toMatch(/^daily: journal 0 pruned, \d+ kept; 0 finished orders of earlier days forgotten$/);
     const r = await settled(d, 4);
     expect(r.problems).toEqual([]);
     const v = await h.brokerView();

@@ -29,6 +29,27 @@ describe('SessionStats', () => {
   });
 });
 
+describe('SessionStats across days', () => {
+  it('drops finished orders one daily reconcile after they finished, keeps working ones and cumulative counts', () => {
+    const s = new SessionStats();
+    const fill = (fillId: string) => s.observe({ type: 'fill', ts: 3, fillId, tag: 'a', strategyId: 's1', instrument: 'NSE_1', side: 'BUY', qty: 1, price: 100, product: 'INTRADAY' });
+    s.observe({ type: 'order', ts: 1, order: order('a', 'FILLED') });
+    s.observe({ type: 'order', ts: 1, order: order('b', 'REJECTED', 'no margin') });
+    s.observe({ type: 'order', ts: 1, order: order('b', 'REJECTED', 'no margin') });
+    s.observe({ type: 'order', ts: 1, order: order('w', 'OPEN') });
+    fill('f1');
+    // Day 1's reconcile: a and b only start retiring (a restart the same evening still sees them).
+    expect(s.forgetFinished()).toBe(0);
+    s.observe({ type: 'order', ts: 2, order: order('c', 'CANCELLED') });
+    fill('f1'); // a duplicate from the cycle before is still recognised
+    expect(s.forgetFinished()).toBe(2);
+    expect([...s.orders().keys()].sort()).toEqual(['c', 'w']);
+    expect(s.snapshot()).toMatchObject({ orders: 4, openOrders: 1, rejected: 1, fills: 1 });
+    expect(s.forgetFinished()).toBe(1);
+    expect([...s.orders().keys()]).toEqual(['w']);
+  });
+});
+
 describe('StatusDisplay', () => {
   it('prints fills and rejections as lines, and a summary at the end, never ticks', () => {
     const out = new PassThrough();

@@ -42,6 +42,12 @@ export const BROKER_CAPABILITIES: VenueCapabilities = {
   synchronous: false,
 };
 
+/**
+ * Orders remembered (instrument, tag, side, leg) for the stream's bare ids and partial updates. Far
+ * above a day's orders; every order-book read refreshes the orders it lists (live smart orders).
+ */
+const MAX_KNOWN = 50_000;
+
 interface Known {
   readonly orderId: string;
   readonly instrument: string;
@@ -251,9 +257,21 @@ export class BrokerVenue implements ExecutionVenue {
   }
 
   private remember(k: Known): void {
+    // Re-inserted, so the ids seen last (placed, or listed by the latest book read) are the newest.
+    this.known.delete(k.orderId);
     this.known.set(k.orderId, k);
     const digits = /(\d+)$/.exec(k.orderId)?.[1];
     if (digits && digits !== k.orderId) this.byDigits.set(digits, k.orderId);
+    if (this.known.size > MAX_KNOWN) this.forgetOldest();
+  }
+
+  /** Bounded memory over days of running: the id neither placed nor listed for longest goes. */
+  private forgetOldest(): void {
+    const oldest = this.known.keys().next().value;
+    if (oldest === undefined) return;
+    this.known.delete(oldest);
+    const digits = /(\d+)$/.exec(oldest)?.[1];
+    if (digits && this.byDigits.get(digits) === oldest) this.byDigits.delete(digits);
   }
 
   private startStream(): void {

@@ -26,6 +26,7 @@ import type { Clock } from '../../core/clock.js';
 import { DenialCode, type OrderSnapshot } from '../../core/events.js';
 import { oppositeSide, isTerminalStatus, type OrderType, type Product, type Side } from '../../core/enums.js';
 import { describeError } from '../../core/errors.js';
+import { istDayStart } from '../../core/time.js';
 import type { CancelIntent, ExitIntent, Intent, ModifyIntent, PlaceIntent, SmartIntent, SmartLegName } from '../../core/intents.js';
 import type { Logger } from '../../core/log.js';
 import { silentLogger } from '../../core/log.js';
@@ -33,6 +34,7 @@ import type { Paise } from '../../core/money.js';
 import type { JsonValue, Store } from '../../core/store.js';
 import type { ExecutionConfig } from './config.js';
 import { legTag, type OrderStateMachine } from './order-state-machine.js';
+import { pruneJournal, type JournalPruneResult } from './journal-pruning.js';
 import type { Portfolio } from './portfolio.js';
 import {
   isPromiseLike,
@@ -71,6 +73,13 @@ export interface ExecutionEngineOptions {
 }
 
 type WriteKind = 'place' | 'modify' | 'cancel';
+
+/** What the daily reconcile let go of. */
+export interface DayReconcileResult {
+  readonly journalPruned: number;
+  readonly journalKept: number;
+  readonly ordersForgotten: number;
+}
 
 interface OrderChange {
   qty?: number;
@@ -134,6 +143,13 @@ export class ExecutionEngine {
   private fundsStale = false;
   /** Writes whose answer is still outstanding (for a clean stop). */
   private inflight = 0;
+  /**
+   * Per tag, the writes to an asynchronous venue awaiting their answer and the reconcile lookups
+   * under way (journal entries of such orders are never pruned). In-process venues never add here.
+   */
+  private readonly unsettled = new Map<string, number>();
+  /** Tags the last full read of the order book listed, and when it was read (journal pruning). */
+  private lastBook: { readonly at: number; readonly listed: ReadonlySet<string> } | undefined;
   private idleWaiters: Array<() => void> = [];
 
   constructor(options: ExecutionEngineOptions) {
@@ -200,9 +216,11 @@ export class ExecutionEngine {
    * reconnect. Orders with our tag that we do not know are adopted through the state machine's
    * `onUnknownTagged`; untagged foreign orders are left alone.
    */
-  async resync(reason: string): Promise<void> {
+  async resync(reason: string): Promise<boolean> {
     try {
+      const at = this.clock.now();
       const book = await this.value(this.venue.orderBook());
+      this.lastBook = { at, listed: new Set(book.flatMap((s) => (s.tag === undefined ? [] : [s.tag]))) };
       for (const s of book) this.orders.applyState(s);
       const trades = await this.value(this.venue.trades());
       for (const f of trades) this.orders.applyFill(f);
@@ -215,10 +233,55 @@ export class ExecutionEngine {
       await this.refreshFunds();
       if (this.orders.hasFillGaps()) this.onFillGap();
       this.bus.publish({ type: 'lifecycle', ts: this.clock.now(), phase: 'reconciled', source: 'execution', detail: `${reason}: ${book.length} orders, ${trades.length} trades` });
+      return true;
     } catch (err) {
       this.log.error({ err, reason }, 'execution: resync with the venue failed; will try again on the next reconnect');
       this.bus.publish({ type: 'alert', ts: this.clock.now(), level: 'warn', code: 'RESYNC_FAILED', message: `could not read the order book (${describeError(err)})` });
+      return false;
     }
+  }
+
+  /**
+   * The daily reconcile (a daemon calls it after the session end, and once after start with
+   * `readBook: false` since start has just read the book): reads the order book and trades again
+   * (unless told not to), then bounds what finished orders leave behind across days — journal
+   * entries in the store (see journal-pruning.ts) and finished orders of earlier days in memory.
+   * A failed book read prunes nothing.
+   */
+  async reconcileDay(options: { readonly readBook?: boolean } = {}): Promise<DayReconcileResult> {
+    if (options.readBook !== false && !(await this.resync('daily reconcile'))) return { journalPruned: 0, journalKept: 0, ordersForgotten: 0 };
+    const dayStart = istDayStart(this.clock.now());
+    const book = this.lastBook;
+    let journal: JournalPruneResult = { pruned: 0, kept: 0 };
+    if (this.store && !this.venue.capabilities.synchronous && book) {
+      try {
+        journal = await pruneJournal({ store: this.store, listed: book.listed, before: Math.min(dayStart, book.at), busy: (tag) => this.busy(tag) });
+      } catch (err) {
+        this.log.error({ err }, 'execution: pruning the journal failed; entries stay until the next daily reconcile');
+      }
+    }
+    const ordersForgotten = this.orders.forgetFinishedBefore(dayStart);
+    const r = { journalPruned: journal.pruned, journalKept: journal.kept, ordersForgotten };
+    this.log.info(r, 'execution: daily reconcile done');
+    this.bus.publish({ type: 'lifecycle', ts: this.clock.now(), phase: 'reconciled', source: 'execution', detail: `daily: journal ${r.journalPruned} pruned, ${r.journalKept} kept; ${r.ordersForgotten} finished orders of earlier days forgotten` });
+    return r;
+  }
+
+  /** Whether anything is still awaited, held, tracked as working or owed for this exact tag. */
+  private busy(tag: string): boolean {
+    if (this.unsettled.has(tag) || this.pendingCancel.has(tag) || this.pendingModify.has(tag) || this.pendingReplace.has(tag)) return true;
+    const o = this.orders.getExact(tag);
+    return o !== undefined && (!isTerminalStatus(o.status) || this.orders.owesFills(tag));
+  }
+
+  private hold(tag: string): void {
+    this.unsettled.set(tag, (this.unsettled.get(tag) ?? 0) + 1);
+  }
+
+  private release(tag: string): void {
+    const n = (this.unsettled.get(tag) ?? 1) - 1;
+    if (n > 0) this.unsettled.set(tag, n);
+    else this.unsettled.delete(tag);
   }
 
   /**
@@ -554,13 +617,16 @@ export class ExecutionEngine {
     const kind = 'place';
     // Asynchronous venue: the tag is durable before the order can exist.
     this.inflight++;
+    this.hold(tag);
     this.store.set('tags', tag, entry).then(
       () => {
         this.inflight--;
         this.send(tag, undefined, call);
+        this.release(tag);
       },
       (err: unknown) => {
         this.inflight--;
+        this.release(tag);
         this.log.error({ err, tag, kind }, 'execution: could not journal the tag; the order is not sent');
         this.orders.rejected(tag, `not sent: journal write failed (${describeError(err)})`);
         this.checkIdle();
@@ -595,11 +661,13 @@ export class ExecutionEngine {
     }
     if (!isPromiseLike(r)) return this.outcome(tag, intent, call, r);
     this.inflight++;
+    this.hold(tag);
     r.then(
       (o) => this.outcome(tag, intent, call, o),
       (err: unknown) => this.outcome(tag, intent, call, { status: 'unknown', reason: describeError(err) }),
     ).finally(() => {
       this.inflight--;
+      this.release(tag);
       this.checkIdle();
     });
   }
@@ -629,7 +697,10 @@ export class ExecutionEngine {
   /** Looks the tag up in the order book after each configured delay; adopts what it finds. */
   private reconcile(tag: string, kind: WriteKind, attempt: number): void {
     const delays = this.cfg.reconcileDelaysMs;
+    // The tag stays unsettled from the lost answer until the last lookup is done.
+    if (attempt === 0) this.hold(tag);
     if (attempt >= delays.length) {
+      this.release(tag);
       if (kind === 'place') {
         const snap = this.orders.getExact(tag);
         if (snap && !snap.orderId && !isTerminalStatus(snap.status)) {
@@ -650,7 +721,9 @@ export class ExecutionEngine {
           const found = snap?.orderId !== undefined;
           if (!found || kind !== 'place') {
             if (!found) this.reconcile(tag, kind, attempt + 1);
+            else this.release(tag);
           } else {
+            this.release(tag);
             this.bus.publish({ type: 'lifecycle', ts: this.clock.now(), phase: 'reconciled', source: 'execution', detail: `order ${tag} found by tag after a lost answer` });
           }
         })

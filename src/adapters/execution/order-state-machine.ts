@@ -137,6 +137,8 @@ export class OrderStateMachine {
   /** Venue ids of forgotten orders: their late updates are dropped, not parked or adopted. */
   private readonly forgotten = new Set<string>();
   private readonly forgottenOrder: string[] = [];
+  /** Length of `forgottenOrder` at the last `forgetFinishedBefore`. */
+  private forgottenMark = 0;
   /**
    * Last snapshots of orders forgotten on the day they finished, for lookups by tag until the IST
    * day ends (a strategy may ask about any of its orders of the session). Bounded by one day's
@@ -441,15 +443,21 @@ export class OrderStateMachine {
     return this.finalToday.get(tag);
   }
 
-  private evictOldest(): void {
+  /**
+   * Forgets the oldest finished order; returns false when it must wait (fills still owed, a live
+   * smart parent) and was moved to the back of the queue instead, so it never holds up the rest.
+   */
+  private evictOldest(): boolean {
     const rec = this.finished[this.finishedHead]!;
-    // An order with fills still owed (a gap) or a live smart parent waits: evict the next time round.
-    const parent = rec.parentTag !== undefined ? this.records.get(rec.parentTag) : undefined;
-    if (this.gaps.has(rec) || (parent && !isTerminalStatus(parent.status))) return;
     this.finished[this.finishedHead++] = undefined as unknown as OrderRecord;
     if (this.finishedHead > 4096 && this.finishedHead * 2 > this.finished.length) {
       this.finished.splice(0, this.finishedHead);
       this.finishedHead = 0;
+    }
+    const parent = rec.parentTag !== undefined ? this.records.get(rec.parentTag) : undefined;
+    if (this.gaps.has(rec) || (parent && !isTerminalStatus(parent.status))) {
+      this.finished.push(rec);
+      return false;
     }
     if (this.records.get(rec.tag) === rec) {
       this.records.delete(rec.tag);
@@ -467,8 +475,40 @@ export class OrderStateMachine {
       // Bounded memory of forgotten ids (a late update for a very old order is vanishingly rare).
       if (this.forgottenOrder.length > this.retain * 4) {
         for (const id of this.forgottenOrder.splice(0, this.retain * 2)) this.forgotten.delete(id);
+        this.forgottenMark = Math.max(0, this.forgottenMark - this.retain * 2);
       }
     }
+    return true;
+  }
+
+  /**
+   * Forgets the orders that finished before `before` (the start of the trading day, at the daily
+   * reconcile): a daemon running for days keeps only the current day's finished orders, which
+   * `get` still answers for. Orders that owe fills or belong to a live smart order wait. Venue ids
+   * remembered as forgotten at the previous call are let go too: their day is over. Returns how
+   * many orders were forgotten.
+   */
+  forgetFinishedBefore(before: number): number {
+    let n = 0;
+    for (let left = this.finished.length - this.finishedHead; left > 0; left--) {
+      if (this.finished[this.finishedHead]!.finishedAt >= before) break;
+      if (this.evictOldest()) n++;
+    }
+    for (let k = 0; k < this.forgottenMark; k++) this.forgotten.delete(this.forgottenOrder[k]!);
+    this.forgottenOrder.splice(0, this.forgottenMark);
+    this.forgottenMark = this.forgottenOrder.length;
+    return n;
+  }
+
+  /** Whether the order's reported filled quantity runs ahead of its fills (fills still owed). */
+  owesFills(tag: string): boolean {
+    const r = this.records.get(tag);
+    return r !== undefined && this.gaps.has(r);
+  }
+
+  /** Orders held in memory: working and finished (for checks and figures). */
+  size(): number {
+    return this.records.size;
   }
 
   /**

@@ -6,7 +6,7 @@
  */
 import { Subject } from 'rxjs';
 import type { Clock } from '../../core/clock.js';
-import type { OrderStatus } from '../../core/enums.js';
+import { isTerminalStatus, type OrderStatus } from '../../core/enums.js';
 import type { Paise } from '../../core/money.js';
 import type {
   ExecutionVenue,
@@ -180,6 +180,15 @@ export class RecordingVenue implements ExecutionVenue {
   /** The venue's record of an order. */
   order(orderId: string): VenueOrderState | undefined {
     return this.book.get(orderId)?.state;
+  }
+
+  /**
+   * A new trading day, as a broker's day book rolls: finished orders and the day's trades leave the
+   * book and the trade book; working orders (a smart order lives up to a year) stay.
+   */
+  newDay(): void {
+    for (const [id, b] of this.book) if (isTerminalStatus(b.state.status)) this.book.delete(id);
+    this.fills.length = 0;
   }
 
   /** Adds an order to the book without any write (a write whose answer was lost, a foreign order). */
