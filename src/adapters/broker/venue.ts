@@ -6,7 +6,7 @@
  * reconciled lost acks by tag before an `unknown` comes out of here.
  */
 import { defer, Subject, type Observable } from 'rxjs';
-import type { Side } from '../../core/enums.js';
+import { isTerminalStatus, type Side } from '../../core/enums.js';
 import { parseScripCode, type ParsedScrip } from '../../core/instruments.js';
 import type {
   ExecutionVenue,
@@ -29,7 +29,7 @@ import type {
 import { modifyChange } from '../execution/venue.js';
 import type { Broker } from './broker.js';
 import { BrokerError, InputException, NetworkException, OrderOutcomeUnknown } from './errors.js';
-import type { OrderSegment } from './schemas/orders.js';
+import type { OrderRecord, OrderSegment } from './schemas/orders.js';
 import type { WriteResult } from './client.js';
 import { fillFromTrade, legName, orderStateFromRecord, positionFromWire } from './venue-codec.js';
 
@@ -177,11 +177,51 @@ export class BrokerVenue implements ExecutionVenue {
   }
 
   modifySmart(req: VenueSmartModifyRequest): Promise<WriteOutcome> {
-    return settle(() => this.broker.client.modifySmartOrder({ orderId: req.orderId, segment: orderSegmentOf(scrip(req.instrument)), ...modifyChange(req) }));
+    const send = (): Promise<WriteResult> => this.broker.client.modifySmartOrder({ orderId: req.orderId, segment: orderSegmentOf(scrip(req.instrument)), ...modifyChange(req) });
+    return this.settleSmart(send, req, 'modify', (parts) => smartModifyShown(parts, req));
   }
 
   cancelSmart(req: VenueSmartCancelRequest): Promise<WriteOutcome> {
-    return settle(() => this.broker.client.cancelSmartOrder(req.orderId, orderSegmentOf(scrip(req.instrument))));
+    const send = (): Promise<WriteResult> => this.broker.client.cancelSmartOrder(req.orderId, orderSegmentOf(scrip(req.instrument)));
+    return this.settleSmart(send, req, 'cancel', (parts) => smartCancelShown(parts, req));
+  }
+
+  /**
+   * A smart-order modify or cancel is sent once. When its answer is lost, the order book (every
+   * part carries the parent's tag) says what the broker did: a change it shows was made
+   * (`accepted`); a part that finished without it, or still shows the old values after every look,
+   * did not get it (`rejected`, saying so; nothing is sent again, the caller decides). Only when the
+   * book cannot be read, or cannot show the changed field (an entry's trigger), does the outcome
+   * stay `unknown`.
+   */
+  private async settleSmart(send: () => Promise<WriteResult>, req: { readonly tag: string; readonly orderId: string }, what: 'modify' | 'cancel', shown: (parts: readonly OrderRecord[]) => SmartVerdict): Promise<WriteOutcome> {
+    const first = await settle(send);
+    if (first.status !== 'unknown') return first;
+    const log = this.broker.logger;
+    log.warn({ orderId: req.orderId, tag: req.tag, reason: first.reason }, `smart-order ${what}: answer lost; reading the order book (not sent again)`);
+    let lookError: string | undefined;
+    let verdict: SmartVerdict = { kind: 'pending' };
+    for (let check = 1; check <= SMART_SETTLE_CHECKS; check++) {
+      await this.broker.clock.sleep(SMART_SETTLE_INTERVAL_MS * check);
+      try {
+        verdict = shown(await this.broker.client.findByRemarks(req.tag));
+        lookError = undefined;
+      } catch (e) {
+        lookError = e instanceof Error ? e.message : String(e);
+        continue;
+      }
+      if (verdict.kind === 'applied') {
+        log.info({ orderId: req.orderId, check }, `smart-order ${what} reconciled from the order book: it was applied`);
+        return { status: 'accepted', orderId: req.orderId, venueStatus: verdict.venueStatus };
+      }
+      if (verdict.kind === 'refused') return { status: 'rejected', reason: `${what} answer lost; ${verdict.reason}` };
+      if (verdict.kind === 'undecidable') break;
+    }
+    if (lookError !== undefined) return { status: 'unknown', reason: `${first.reason}; the order book could not be read (${lookError})` };
+    if (verdict.kind === 'pending') {
+      return { status: 'rejected', reason: `${what} answer lost and after ${SMART_SETTLE_CHECKS} looks the order book shows order ${req.orderId} without the change: not applied, not sent again` };
+    }
+    return { status: 'unknown', reason: `${first.reason}; the order book does not show the changed field` };
   }
 
   async orderBook(): Promise<readonly VenueOrderState[]> {
@@ -296,6 +336,46 @@ export class BrokerVenue implements ExecutionVenue {
     if (!k?.leg) return u;
     return { kind: 'order', order: { ...u.order, leg: k.leg, ...(k.parentOrderId !== undefined ? { parentOrderId: k.parentOrderId } : {}), ...(u.order.side === undefined && k.side ? { side: k.side } : {}) } };
   }
+}
+
+/** Looks at the order book after a lost smart-order answer: at 0.5, 1 and 1.5 s (like the client's own). */
+const SMART_SETTLE_CHECKS = 3;
+const SMART_SETTLE_INTERVAL_MS = 500;
+
+export type SmartVerdict =
+  | { readonly kind: 'applied'; readonly venueStatus: string }
+  | { readonly kind: 'refused'; readonly reason: string }
+  | { readonly kind: 'pending' }
+  | { readonly kind: 'undecidable' };
+
+function finished(o: OrderRecord): boolean {
+  return o.status !== undefined && isTerminalStatus(o.status);
+}
+
+/**
+ * Whether the book shows a smart-order part with the requested fields. A leg's trigger is shown as
+ * the record's stop-loss or target trigger; an entry's trigger is not shown at all, so a change of
+ * only that cannot be decided from the book.
+ */
+export function smartModifyShown(parts: readonly OrderRecord[], req: VenueSmartModifyRequest): SmartVerdict {
+  const o = parts.find((p) => p.orderId === req.orderId);
+  if (!o) return { kind: 'pending' };
+  const pairs: Array<[number | undefined, number]> = [];
+  if (req.qty !== undefined) pairs.push([o.qty, req.qty]);
+  if (req.limitPrice !== undefined) pairs.push([o.price, req.limitPrice]);
+  if (req.triggerPrice !== undefined && req.leg !== 'entry') pairs.push([req.leg === 'stopLoss' ? o.slTriggerPrice : o.tgtTriggerPrice, req.triggerPrice]);
+  if (pairs.length === 0) return { kind: 'undecidable' };
+  if (pairs.every(([shown, asked]) => shown === asked)) return { kind: 'applied', venueStatus: o.venueStatus };
+  if (finished(o)) return { kind: 'refused', reason: `order ${o.orderId} is ${o.venueStatus}; the modification was not applied` };
+  return { kind: 'pending' };
+}
+
+/** Whether the book shows the part cancelled (for the entry's id: the entry and every leg finished). */
+export function smartCancelShown(parts: readonly OrderRecord[], req: VenueSmartCancelRequest): SmartVerdict {
+  const o = parts.find((p) => p.orderId === req.orderId);
+  if (!o) return { kind: 'pending' };
+  const covered = req.leg === 'entry' ? parts.filter((p) => p.orderId === o.orderId || (p.smartOrderId !== undefined && p.smartOrderId === (o.smartOrderId ?? o.orderId))) : [o];
+  return covered.every(finished) ? { kind: 'applied', venueStatus: o.venueStatus } : { kind: 'pending' };
 }
 
 function accepted(r: WriteResult): WriteOutcome {
