@@ -94,6 +94,8 @@ export async function assembleVenue(o: VenueAssemblyOptions): Promise<AssembledV
       day = d;
       const date = tradingDate(o.calendar, t);
       if (date !== current.universe.today) {
+        // The old date is not asked for again by this venue: let it go.
+        Universe.release(current.universe);
         current = services(build(date));
         o.log.info({ date, instruments: current.universe.instruments().length }, 'universe rolled to a new trading date');
       }

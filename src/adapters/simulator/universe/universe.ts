@@ -144,6 +144,17 @@ export class Universe {
     return u;
   }
 
+  /**
+   * Drops `u` from the shared universes (holders keep theirs): a simulator rolling to a new trading
+   * date calls it for the old date, so a session running for days holds one universe (~60 MB with
+   * its CSVs), not the last `SHARED_LIMIT` dates.
+   */
+  static release(u: Universe): void {
+    const byCalendar = SHARED.get(u.calendar);
+    if (!byCalendar) return;
+    for (const [key, v] of byCalendar) if (v === u) byCalendar.delete(key);
+  }
+
   /** Instrument by scrip code (`NSE_2885`, `NFO_43512087`, `NIDX_13`). */
   get(scripCode: string): Instrument | undefined {
     return this.table.get(scripCode);

@@ -204,6 +204,10 @@ describe('lazy live market', () => {
     expect((listed as { data: string[] }).data).not.toContain(first);
     expect((listed as { data: string[] }).data).toContain(second);
     expect(v.quote(code)!.ts).toBeGreaterThanOrEqual(after.open);
+    // The old date's universe is no longer kept for the process (a run of many days holds one).
+    const again = Universe.shared({ seed: 7, today: DAY, calendar, ...small });
+    expect(again).not.toBe(before);
+    expect(Universe.shared({ seed: 7, today: DAY, calendar, ...small })).toBe(again);
     v.close();
   });
 });
