@@ -126,8 +126,6 @@ export class ExecutionEngine {
   private readonly newTag: () => string;
   private readonly replaceAt: number;
   private readonly marginOf: (instrument: string, side: Side, qty: number, price: Paise, product: Product) => Paise;
-  /** Intents by the tag of the order they created (for VENUE_REJECTED denials). */
-  private readonly intents = new Map<string, Intent>();
   private readonly pendingCancel = new Set<string>();
   private readonly pendingModify = new Map<string, ModifyIntent>();
   private readonly pendingReplace = new Map<string, PendingReplace>();
@@ -392,7 +390,6 @@ export class ExecutionEngine {
   // ---------------------------------------------------------------------------------------------
 
   private place(i: PlaceIntent, replaces?: string): void {
-    this.intents.set(i.id, i);
     this.orders.create({
       tag: i.id, strategyId: i.strategyId, instrument: i.instrument, side: i.side, qty: i.qty, orderType: i.orderType,
       product: i.product, validity: i.validity, limitPrice: i.limitPrice, triggerPrice: i.triggerPrice, parentTag: undefined, leg: undefined, replaces,
@@ -402,11 +399,10 @@ export class ExecutionEngine {
     const req: Mutable<VenueOrderRequest> = { tag: i.id, instrument: i.instrument, side: i.side, qty: i.qty, orderType: i.orderType, validity: i.validity, product: i.product, isAmo: i.isAmo ?? false };
     if (i.limitPrice !== undefined) req.limitPrice = i.limitPrice;
     if (i.triggerPrice !== undefined) req.triggerPrice = i.triggerPrice;
-    this.write(i.id, i.strategyId, { op: 'place', req }, undefined);
+    this.write(i.id, i, { op: 'place', req }, undefined);
   }
 
   private smart(i: SmartIntent): void {
-    this.intents.set(i.id, i);
     const legSide = oppositeSide(i.side);
     const entryType: OrderType = i.entryType === 'TRIGGER' ? 'STOP_LOSS' : i.entryType;
     const entryLimit = i.entryType === 'TRIGGER' ? i.triggerLimitPrice : i.limitPrice;
@@ -433,7 +429,7 @@ export class ExecutionEngine {
       ...(i.target ? { target: i.target } : {}),
       ...(native ? { trailingStep: i.trailingStep } : {}),
     };
-    this.write(i.id, i.strategyId, { op: 'placeSmart', req }, undefined);
+    this.write(i.id, i, { op: 'placeSmart', req }, undefined);
   }
 
   private modify(i: ModifyIntent): void {
@@ -531,7 +527,6 @@ export class ExecutionEngine {
     if (isTerminalStatus(o.status)) {
       this.pendingCancel.delete(o.tag);
       this.pendingModify.delete(o.tag);
-      this.intents.delete(o.tag);
       const rep = this.pendingReplace.get(o.tag);
       if (rep) {
         this.pendingReplace.delete(o.tag);
@@ -586,12 +581,11 @@ export class ExecutionEngine {
   private placeLeg(parent: string, leg: SmartLegName, p: Omit<PlaceIntent, 'kind' | 'id'>): void {
     const tag = legTag(parent, leg);
     const i: PlaceIntent = { kind: 'place', id: tag, ...p };
-    this.intents.set(tag, i);
     this.orders.create({ tag, strategyId: p.strategyId, instrument: p.instrument, side: p.side, qty: p.qty, orderType: p.orderType, product: p.product, validity: p.validity, limitPrice: p.limitPrice, triggerPrice: p.triggerPrice, parentTag: parent, leg });
     const req: Mutable<VenueOrderRequest> = { tag, instrument: p.instrument, side: p.side, qty: p.qty, orderType: p.orderType, validity: p.validity, product: p.product, isAmo: false };
     if (p.limitPrice !== undefined) req.limitPrice = p.limitPrice;
     if (p.triggerPrice !== undefined) req.triggerPrice = p.triggerPrice;
-    this.write(tag, p.strategyId, { op: 'place', req }, parent);
+    this.write(tag, i, { op: 'place', req }, parent);
   }
 
   /** The order a modify/cancel names: the live order after replacements, or a smart order's leg. */
@@ -602,16 +596,19 @@ export class ExecutionEngine {
 
   // Writes --------------------------------------------------------------------------------------
 
-  /** A place (regular, smart or an emulated leg of `parent`): journal, send, handle the outcome. */
-  private write(tag: string, strategyId: string, call: PlaceCall, parent: string | undefined): void {
+  /**
+   * A place (regular, smart or an emulated leg of `parent`): journal, send, handle the outcome. The
+   * intent travels with the write (a venue refusal is denied in its name), not in a map per order.
+   */
+  private write(tag: string, intent: PlaceIntent | SmartIntent, call: PlaceCall, parent: string | undefined): void {
     if (this.venue.capabilities.synchronous || !this.store) {
       // An in-process venue lives and dies with this process: there is nothing to reconcile after
       // a crash, so no journal (backtests stay free of per-order persistence).
-      this.send(tag, undefined, call);
+      this.send(tag, intent, call);
       return;
     }
     const r = call.req;
-    const entry: { [k: string]: string | number | boolean } = { ts: this.clock.now(), tag, strategyId, instrument: r.instrument, side: r.side, qty: r.qty };
+    const entry: { [k: string]: string | number | boolean } = { ts: this.clock.now(), tag, strategyId: intent.strategyId, instrument: r.instrument, side: r.side, qty: r.qty };
     if (call.op === 'placeSmart') entry['smart'] = true;
     if (parent !== undefined) entry['parent'] = parent;
     const kind = 'place';
@@ -621,7 +618,7 @@ export class ExecutionEngine {
     this.store.set('tags', tag, entry).then(
       () => {
         this.inflight--;
-        this.send(tag, undefined, call);
+        this.send(tag, intent, call);
         this.release(tag);
       },
       (err: unknown) => {
@@ -683,11 +680,8 @@ export class ExecutionEngine {
       return;
     }
     if (o.status === 'rejected') {
-      if (kind === 'place') {
-        const i = this.intents.get(tag);
-        this.orders.rejected(tag, o.reason);
-        if (i) this.deny(i, DenialCode.VENUE_REJECTED, o.reason);
-      } else if (intent) this.deny(intent, DenialCode.VENUE_REJECTED, `${kind} refused: ${o.reason}`);
+      if (kind === 'place') this.orders.rejected(tag, o.reason);
+      if (intent) this.deny(intent, DenialCode.VENUE_REJECTED, kind === 'place' ? o.reason : `${kind} refused: ${o.reason}`);
       return;
     }
     this.log.warn({ tag, kind, reason: o.reason }, 'execution: no reliable answer; reconciling by tag (no retry)');
