@@ -316,8 +316,8 @@ export class BrokerClient {
   }
 
   /**
-   * Smart modify/cancel address one part by id; a lost answer surfaces (the engine reconciles
-   * through the order book with its own knowledge of what it asked).
+   * Smart modify/cancel address one part by id; a lost answer surfaces, and BrokerVenue settles
+   * it from the order book with its knowledge of the part and the change (venue.ts, settleSmart).
    */
   private async writeOnce(_endpoint: string, spec: RequestSpec): Promise<WriteResult> {
     const ack = await this.http.call(spec, OrderAckSchema);
