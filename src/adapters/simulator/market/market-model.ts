@@ -22,7 +22,7 @@ import type { BookLevel, Depth } from '../matching/types.js';
 import { activity } from './activity.js';
 import { blackScholes } from './black-scholes.js';
 import { RandomStreams, exponentialFromBits, hashSeed, mix32, normalFromBits } from './rng.js';
-import type { MarketInstrumentSpec, MarketQuote, MarketTick, OptionValuer } from './types.js';
+import type { MarketInstrumentSpec, MarketQuote, MarketTick, OptionMark, OptionValuer } from './types.js';
 
 export const MarketModelOptionsSchema = z
   .object({
@@ -341,7 +341,7 @@ export class MarketModel {
    * A linked option's last price with the underlying's fair value (paise, unrounded) and the time
    * it was made at: the pair its implied volatility is read from (undefined when not linked).
    */
-  linkedMark(id: string): { readonly ltp: Paise; readonly spot: number; readonly ts: number } | undefined {
+  linkedMark(id: string): OptionMark | undefined {
     const i = this.index.get(id);
     if (i === undefined || this.underlyingOf[i]! < 0) return undefined;
     return { ltp: this.ltp[i]!, spot: this.spotAtTick[i]!, ts: this.lastTs[i]! };

@@ -48,6 +48,13 @@ export interface MarketInstrumentSpec {
 /** Model value of an option in paise at underlying price `spot` (paise) and time `ts` (epoch ms). */
 export type OptionValuer = (spot: number, ts: number) => number;
 
+/** A linked option's last price with the underlying's value (paise, unrounded) and the time it was made at. */
+export interface OptionMark {
+  readonly ltp: Paise;
+  readonly spot: number;
+  readonly ts: number;
+}
+
 /**
  * A tick from the model: a core `TickEvent` (publishable on the bus as is) that also carries what
  * the simulator's quotes and the matching engine need. Structurally a `MarketUpdate`.

@@ -31,8 +31,7 @@ import type { Instrument } from '../../../core/instruments.js';
 import type { Logger } from '../../../core/log.js';
 import type { Paise } from '../../../core/money.js';
 import { istDate } from '../../../core/time.js';
-import { MarketModel, syntheticSpec, type MarketInstrumentSpec, type MarketQuote, type MarketTick } from '../market/index.js';
-import type { OptionValuer } from '../market/types.js';
+import { MarketModel, syntheticSpec, type MarketInstrumentSpec, type MarketQuote, type MarketTick, type OptionMark, type OptionValuer } from '../market/index.js';
 import type { Depth } from '../matching/types.js';
 import type { MatchingEngine } from '../matching/index.js';
 
@@ -71,13 +70,6 @@ export interface OptionLink {
   readonly valuer: OptionValuer;
 }
 
-/** A linked option's last price with the underlying's value (paise) and the time it was made at. */
-export interface OptionMark {
-  readonly ltp: Paise;
-  readonly spot: number;
-  readonly ts: number;
-}
-
 /** Forced prices kept per instrument for replays (older ones are dropped: a replay from before them is then approximate). */
 const MAX_FORCED_PER_CODE = 1000;
 
@@ -100,7 +92,7 @@ interface Held {
   /** Instruments held as silent copies (handed out from another model). */
   readonly shadows: ReadonlySet<string>;
   reach: Reach;
-  /** A price was forced on one of its instruments: its state can no longer be replayed. */
+  /** A price was forced on one of its instruments: kept out of merges (the forced-price log is bounded). */
   pinned: boolean;
 }
 
@@ -253,7 +245,7 @@ export class LiveMarket {
     this.activate([code]);
     if (!this.modelOf.has(code)) return undefined;
     this.step();
-    // A forced price is not replayable: this model is never rebuilt (merged) again.
+    // Replays apply the logged forced prices, but the log is bounded: this model is never rebuilt (merged) again.
     const held = this.modelOf.get(code)!;
     held.pinned = true;
     const now = this.clock.now();
