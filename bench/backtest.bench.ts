@@ -21,43 +21,68 @@ export const name = 'backtest';
 
 const CANDLES = 1_000_000;
 
+interface WholeRun {
+  readonly ms: number;
+  readonly cpuMs: number;
+  readonly parseMs: number;
+  readonly parseCpuMs: number;
+  readonly replayMs: number;
+  readonly candles: number;
+  readonly fills: number;
+  /** Start of the candle a fifth of the way in (the sweep runs on the first fifth). */
+  readonly fifthStart: number;
+}
+
+/** CPU of the whole process (V8's GC and compiler threads included), ms. */
+const cpuMs = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1000;
+
+/** One whole run as the CLI does it: parse, build instruments, replay, trades and metrics. */
+async function wholeRun(file: string): Promise<WholeRun> {
+  global.gc?.();
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  const { series } = loadCsvCandles(file);
+  const parseMs = performance.now() - t0;
+  const parseCpuMs = cpuMs(process.cpuUsage(cpu0));
+  const out = await backtest({
+    definition: getStrategy('sma-cross'),
+    params: { instrument: series[0]!.instrument, fast: 10, slow: 30, qty: 10 },
+    series,
+    instruments: instrumentsForSeries(series),
+    charges: 'equity-intraday',
+    cash: 100_000_000,
+  });
+  const ms = performance.now() - t0;
+  return { ms, cpuMs: cpuMs(process.cpuUsage(cpu0)), parseMs, parseCpuMs, replayMs: out.run.replayMs, candles: out.run.candles, fills: out.run.fills.length, fifthStart: series[0]!.start[Math.floor(series[0]!.length / 5)]! };
+}
+
+const WARM_RUNS = 3;
+
 export async function run(): Promise<BenchResult[]> {
   const dir = mkdtempSync(join(tmpdir(), 'tarang-bt-bench-'));
   try {
     const file = join(dir, 'synthetic-1m.csv');
     writeSyntheticMinuteCsv(file, { candles: CANDLES, seed: 7 });
-    const sma = getStrategy('sma-cross');
-    global.gc?.();
 
-    // Whole run, as the CLI does it: parse, build instruments, replay, trades and metrics.
-    const t0 = performance.now();
-    const cpu0 = process.cpuUsage();
-    const { series } = loadCsvCandles(file);
-    const tParse = performance.now() - t0;
-    const cpuParse = process.cpuUsage(cpu0);
-    const instruments = instrumentsForSeries(series);
-    const out = await backtest({
-      definition: sma,
-      params: { instrument: series[0]!.instrument, fast: 10, slow: 30, qty: 10 },
-      series,
-      instruments,
-      charges: 'equity-intraday',
-      cash: 100_000_000,
-    });
-    const whole = performance.now() - t0;
-    const cpuWhole = process.cpuUsage(cpu0);
-    // CPU seconds of this process: on a shared, busy machine wall time overstates the cost.
-    const cpuMs = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1000;
+    // The first run in a fresh process is what a one-off `tarang backtest` pays (V8 compiles the
+    // engine as it goes); the median of the next runs is the steady state a sweep or a notebook
+    // session sees. Both are printed against the target.
+    const cold = await wholeRun(file);
+    const warm: WholeRun[] = [];
+    for (let k = 0; k < WARM_RUNS; k++) warm.push(await wholeRun(file));
+    const median = [...warm].sort((a, b) => a.ms - b.ms)[WARM_RUNS >> 1]!;
     const rssMb = process.resourceUsage().maxRSS / 1024;
+    const n = cold.candles;
+    const rate = (ms: number): number => n / (ms / 1000);
 
-    const n = out.run.candles;
     return [
-      { metric: 'whole run (parse + replay + metrics), candles/s', value: n / (whole / 1000), unit: 'candles/s', target: 1_000_000, note: `${n} candles, ${out.run.fills.length} fills, ${whole.toFixed(0)} ms` },
-      { metric: 'whole run per CPU second, candles/s', value: n / (cpuMs(cpuWhole) / 1000), unit: 'candles/s', target: 1_000_000, note: `${cpuMs(cpuWhole).toFixed(0)} ms of CPU` },
-      { metric: 'CSV parse alone, candles/s', value: n / (tParse / 1000), unit: 'candles/s', note: `${tParse.toFixed(0)} ms wall, ${cpuMs(cpuParse).toFixed(0)} ms CPU` },
-      { metric: 'replay alone (engine + matching), candles/s', value: n / (out.run.replayMs / 1000), unit: 'candles/s', note: `${out.run.replayMs.toFixed(0)} ms` },
+      { metric: 'whole run (parse + replay + metrics), first run, candles/s', value: rate(cold.ms), unit: 'candles/s', target: 1_000_000, note: `${n} candles, ${cold.fills} fills, ${cold.ms.toFixed(0)} ms wall, ${cold.cpuMs.toFixed(0)} ms CPU; load average ${loadavg()[0]!.toFixed(1)}` },
+      { metric: `whole run, median of ${WARM_RUNS} further runs, candles/s`, value: rate(median.ms), unit: 'candles/s', target: 1_000_000, note: `${warm.map((w) => w.ms.toFixed(0)).join(' / ')} ms wall` },
+      { metric: 'whole run per CPU second (median run), candles/s', value: rate(median.cpuMs), unit: 'candles/s', target: 1_000_000, note: `${median.cpuMs.toFixed(0)} ms of process CPU (GC and compiler threads included)` },
+      { metric: 'CSV parse alone (median run), candles/s', value: rate(median.parseMs), unit: 'candles/s', note: `${median.parseMs.toFixed(0)} ms wall, ${median.parseCpuMs.toFixed(0)} ms CPU; first run ${cold.parseMs.toFixed(0)} ms` },
+      { metric: 'replay alone (median run), candles/s', value: rate(median.replayMs), unit: 'candles/s', note: `${median.replayMs.toFixed(0)} ms; first run ${cold.replayMs.toFixed(0)} ms` },
       { metric: 'peak RSS', value: rssMb, unit: 'MB', target: 500, lowerIsBetter: true },
-      ...(await sweepScaling(file, series[0]!.start[Math.floor(CANDLES / 5)]!)),
+      ...(await sweepScaling(file, cold.fifthStart)),
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
