@@ -342,12 +342,13 @@ export class WsHub {
       }
       if (unsent > this.conflateBytes) {
         frames = this.holdTicks(c, frames, keys);
-        if (frames.length === 0) continue;
       } else if (c.held.size > 0) {
         // Drained: the latest state held back first, then what came since.
         frames = [...c.held.values(), ...frames];
         c.held.clear();
       }
+      // A drain after the held ticks went out with newer ones leaves nothing to send.
+      if (frames.length === 0) continue;
       const encode = f.wsDoubleEncode ? (s: string) => JSON.stringify(s) : (s: string) => s;
       if (f.wsBatch) {
         c.ws.send(encode(frames.join('\n')));
