@@ -221,7 +221,7 @@ export class BrokerVenue implements ExecutionVenue {
     if (verdict.kind === 'pending') {
       return { status: 'rejected', reason: `${what} answer lost and after ${SMART_SETTLE_CHECKS} looks the order book shows order ${req.orderId} without the change: not applied, not sent again` };
     }
-    return { status: 'unknown', reason: `${first.reason}; the order book does not show the changed field` };
+    return { status: 'unknown', reason: `${first.reason}; ${verdict.kind === 'undecidable' ? verdict.reason : 'undecided'}` };
   }
 
   async orderBook(): Promise<readonly VenueOrderState[]> {
@@ -346,7 +346,12 @@ export type SmartVerdict =
   | { readonly kind: 'applied'; readonly venueStatus: string }
   | { readonly kind: 'refused'; readonly reason: string }
   | { readonly kind: 'pending' }
-  | { readonly kind: 'undecidable' };
+  | { readonly kind: 'undecidable'; readonly reason: string };
+
+/** The book does not list the part at all: it cannot say what happened to it. */
+function notListed(orderId: string): SmartVerdict {
+  return { kind: 'undecidable', reason: `the order book does not list order ${orderId}` };
+}
 
 function finished(o: OrderRecord): boolean {
   return o.status !== undefined && isTerminalStatus(o.status);
@@ -359,12 +364,12 @@ function finished(o: OrderRecord): boolean {
  */
 export function smartModifyShown(parts: readonly OrderRecord[], req: VenueSmartModifyRequest): SmartVerdict {
   const o = parts.find((p) => p.orderId === req.orderId);
-  if (!o) return { kind: 'pending' };
+  if (!o) return notListed(req.orderId);
   const pairs: Array<[number | undefined, number]> = [];
   if (req.qty !== undefined) pairs.push([o.qty, req.qty]);
   if (req.limitPrice !== undefined) pairs.push([o.price, req.limitPrice]);
   if (req.triggerPrice !== undefined && req.leg !== 'entry') pairs.push([req.leg === 'stopLoss' ? o.slTriggerPrice : o.tgtTriggerPrice, req.triggerPrice]);
-  if (pairs.length === 0) return { kind: 'undecidable' };
+  if (pairs.length === 0) return { kind: 'undecidable', reason: 'the order book does not show an entry\'s trigger' };
   if (pairs.every(([shown, asked]) => shown === asked)) return { kind: 'applied', venueStatus: o.venueStatus };
   if (finished(o)) return { kind: 'refused', reason: `order ${o.orderId} is ${o.venueStatus}; the modification was not applied` };
   return { kind: 'pending' };
@@ -373,7 +378,7 @@ export function smartModifyShown(parts: readonly OrderRecord[], req: VenueSmartM
 /** Whether the book shows the part cancelled (for the entry's id: the entry and every leg finished). */
 export function smartCancelShown(parts: readonly OrderRecord[], req: VenueSmartCancelRequest): SmartVerdict {
   const o = parts.find((p) => p.orderId === req.orderId);
-  if (!o) return { kind: 'pending' };
+  if (!o) return notListed(req.orderId);
   const covered = req.leg === 'entry' ? parts.filter((p) => p.orderId === o.orderId || (p.smartOrderId !== undefined && p.smartOrderId === (o.smartOrderId ?? o.orderId))) : [o];
   return covered.every(finished) ? { kind: 'applied', venueStatus: o.venueStatus } : { kind: 'pending' };
 }

@@ -26,12 +26,13 @@ describe('smart-order modify after a lost answer', () => {
   it('is pending while a working part shows the old values, and refused once the part finished without them', () => {
     const req = { ...base, orderId: 'GTT-2', leg: 'stopLoss' as const, triggerPrice: 98_50 };
     expect(smartModifyShown([entry, sl, tg], req)).toEqual({ kind: 'pending' });
-    expect(smartModifyShown([entry, tg], req)).toEqual({ kind: 'pending' });
     expect(smartModifyShown([entry, { ...sl, status: 'FILLED', venueStatus: 'TRADED' }, tg], req)).toEqual({ kind: 'refused', reason: 'order GTT-2 is TRADED; the modification was not applied' });
   });
 
-  it('cannot be decided from the book for an entry trigger alone', () => {
-    expect(smartModifyShown([entry, sl, tg], { ...base, orderId: 'SMT-1', leg: 'entry', triggerPrice: 101_00 })).toEqual({ kind: 'undecidable' });
+  it('cannot be decided from the book for an entry trigger alone, or for a part the book does not list', () => {
+    expect(smartModifyShown([entry, sl, tg], { ...base, orderId: 'SMT-1', leg: 'entry', triggerPrice: 101_00 })).toEqual({ kind: 'undecidable', reason: "the order book does not show an entry's trigger" });
+    expect(smartModifyShown([entry, tg], { ...base, orderId: 'GTT-2', leg: 'stopLoss', triggerPrice: 98_50 })).toEqual({ kind: 'undecidable', reason: 'the order book does not list order GTT-2' });
+    expect(smartCancelShown([entry, sl], { ...base, orderId: 'GTT-3', leg: 'target' }).kind).toBe('undecidable');
   });
 });
 
