@@ -65,6 +65,14 @@ async function start(store: Store, venue: RecordingVenue, clock: VirtualClock, o
   return { engine, ctx: h.ctx!, events };
 }
 
+/** Waits (real time: a Redis round trip) for a condition. */
+async function eventually(cond: () => boolean, what: string): Promise<void> {
+  for (const t0 = performance.now(); !cond(); ) {
+    if (performance.now() - t0 > 5_000) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
 async function settle(clock: VirtualClock, engine: Engine): Promise<void> {
   await engine.execution.idle();
   await clock.advanceByAsync(0);
@@ -136,12 +144,11 @@ describe.each(stores)('execution journal pruning over $name', ({ up, make }) => 
     // One lookup, two days after the lost answer: still pending at the next day's reconcile.
     const { engine, ctx } = await start(store, venue, clock, { execution: { reconcileDelaysMs: [2 * 86_400_000] }, stoppable: false });
     const lost = ctx.buy('NSE_2885', 7, { limitPrice: 99_00 });
-    // (not idle(): the pending lookup counts as outstanding work)
-    for (let k = 0; k < 3; k++) await clock.advanceByAsync(0);
+    // (not idle(): the pending lookup counts as outstanding work) The journal write comes first.
+    await eventually(() => venue.writesOf('place').length === 1, 'the first placement sent');
     venue.stall = true;
     const onWire = ctx.buy('NSE_2885', 3, { limitPrice: 98_00 });
-    await clock.advanceByAsync(0);
-    await clock.advanceByAsync(0);
+    await eventually(() => venue.stalled.length === 1, 'the second placement on the wire');
     expect(venue.stalled.map((r) => r.tag)).toEqual([onWire]);
     expect((await journal(store)).tags).toEqual([lost, onWire].sort());
 
