@@ -120,6 +120,8 @@ export class LiveMarket {
   /** Models built since the last step: same-slot ones are merged into one at the next step. */
   private pending: Held[] = [];
   private readonly instruments = new Map<string, Instrument>();
+  /** The spec each handed-out instrument was modelled with: a silent copy is made from the same one. */
+  private readonly specById = new Map<string, MarketInstrumentSpec>();
   /** The first session (every model starts there) and the opens of every session since. */
   private readonly firstDate: string;
   private readonly sessionLengthMs: number;
@@ -342,10 +344,11 @@ export class LiveMarket {
       const link = this.linkOf(inst);
       if (!link) continue;
       if (!here.has(link.underlying)) {
-        const u = this.instruments.get(link.underlying) ?? this.lookup?.(link.underlying);
+        const known = this.specById.get(link.underlying);
+        const u = known?.instrument ?? this.lookup?.(link.underlying);
         if (!u) continue;
         here.add(u.id);
-        specs.push({ ...this.specOf(u), silent: true });
+        specs.push({ ...(known ?? this.specOf(u)), silent: true });
       }
       specs[k] = { ...specs[k]!, underlying: link.underlying, valuer: link.valuer };
     }
@@ -359,9 +362,11 @@ export class LiveMarket {
     const held = this.play(specs, { session: current, ts: until }, this.closed ? undefined : replay);
     this.models.push(held);
     this.pending.push(held);
-    for (const inst of instruments) {
+    for (let k = 0; k < instruments.length; k++) {
+      const inst = instruments[k]!;
       this.modelOf.set(inst.id, held);
       this.instruments.set(inst.id, inst);
+      this.specById.set(inst.id, specs[k]!);
     }
   }
 

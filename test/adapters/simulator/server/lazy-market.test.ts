@@ -157,6 +157,32 @@ describe('lazy live market', () => {
     for (const v of [together, apart, late, jumpedTogether, jumpedLate]) v.close();
   });
 
+  it('prices an option first touched the next trading day off the same index path as one touched with it', async () => {
+    const expiry = universe.currentExpiries('NIFTY')[1]!;
+    const option = universe.scripCodeOf(universe.contracts('NIFTY', expiry).find((k) => k.optionType === 'PE')!)!;
+    const index = universe.underlying('NIFTY')!.instrument.id;
+    const nextDay = calendar.currentOrNextSession(istDateTime(DAY, '16:00'));
+    const run = async (touch: (v: Awaited<ReturnType<typeof venue>>, clock: VirtualClock) => void) => {
+      const clock = new VirtualClock(OPEN);
+      const v = await venue(clock);
+      touch(v, clock);
+      return v;
+    };
+    const together = await run((v, clock) => {
+      v.market.activate([index, option]);
+      clock.advanceTo(nextDay.open + 90 * 60_000);
+    });
+    const nextMorning = await run((v, clock) => {
+      v.quote(index);
+      clock.advanceTo(nextDay.open + 90 * 60_000);
+      v.quote(option);
+    });
+    expect(pathOf(nextMorning.market.last(option))).toEqual(pathOf(together.market.last(option)));
+    expect(nextMorning.market.last(option)!.ts).toBeGreaterThanOrEqual(nextDay.open);
+    together.close();
+    nextMorning.close();
+  });
+
   it('starts in well under a second once the universe is built, modelling nothing up front', async () => {
     const clock = new VirtualClock(OPEN);
     await (await venue(clock)).close();
