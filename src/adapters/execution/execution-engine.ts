@@ -146,8 +146,8 @@ export class ExecutionEngine {
    * under way (journal entries of such orders are never pruned). In-process venues never add here.
    */
   private readonly unsettled = new Map<string, number>();
-  /** Tags the last full read of the order book listed, and when it was read (journal pruning). */
-  private lastBook: { readonly at: number; readonly listed: ReadonlySet<string> } | undefined;
+  /** Tags and order ids the last full read of the order book listed, and when it was read (daily reconcile). */
+  private lastBook: { readonly at: number; readonly listed: ReadonlySet<string>; readonly ids: ReadonlySet<string> } | undefined;
   private idleWaiters: Array<() => void> = [];
 
   constructor(options: ExecutionEngineOptions) {
@@ -218,7 +218,7 @@ export class ExecutionEngine {
     try {
       const at = this.clock.now();
       const book = await this.value(this.venue.orderBook());
-      this.lastBook = { at, listed: new Set(book.flatMap((s) => (s.tag === undefined ? [] : [s.tag]))) };
+      this.lastBook = { at, listed: new Set(book.flatMap((s) => (s.tag === undefined ? [] : [s.tag]))), ids: new Set(book.map((s) => s.orderId)) };
       for (const s of book) this.orders.applyState(s);
       const trades = await this.value(this.venue.trades());
       for (const f of trades) this.orders.applyFill(f);
@@ -258,7 +258,8 @@ export class ExecutionEngine {
         this.log.error({ err }, 'execution: pruning the journal failed; entries stay until the next daily reconcile');
       }
     }
-    const ordersForgotten = this.orders.forgetFinishedBefore(dayStart);
+    const ids = book?.ids;
+    const ordersForgotten = this.orders.forgetFinishedBefore(dayStart, ids ? (id) => ids.has(id) : undefined);
     const r = { journalPruned: journal.pruned, journalKept: journal.kept, ordersForgotten };
     this.log.info(r, 'execution: daily reconcile done');
     this.bus.publish({ type: 'lifecycle', ts: this.clock.now(), phase: 'reconciled', source: 'execution', detail: `daily: journal ${r.journalPruned} pruned, ${r.journalKept} kept; ${r.ordersForgotten} finished orders of earlier days forgotten` });

@@ -137,8 +137,6 @@ export class OrderStateMachine {
   /** Venue ids of forgotten orders: their late updates are dropped, not parked or adopted. */
   private readonly forgotten = new Set<string>();
   private readonly forgottenOrder: string[] = [];
-  /** Length of `forgottenOrder` at the last `forgetFinishedBefore`. */
-  private forgottenMark = 0;
   /**
    * Last snapshots of orders forgotten on the day they finished, for lookups by tag until the IST
    * day ends (a strategy may ask about any of its orders of the session). Bounded by one day's
@@ -475,7 +473,6 @@ export class OrderStateMachine {
       // Bounded memory of forgotten ids (a late update for a very old order is vanishingly rare).
       if (this.forgottenOrder.length > this.retain * 4) {
         for (const id of this.forgottenOrder.splice(0, this.retain * 2)) this.forgotten.delete(id);
-        this.forgottenMark = Math.max(0, this.forgottenMark - this.retain * 2);
       }
     }
     return true;
@@ -484,19 +481,25 @@ export class OrderStateMachine {
   /**
    * Forgets the orders that finished before `before` (the start of the trading day, at the daily
    * reconcile): a daemon running for days keeps only the current day's finished orders, which
-   * `get` still answers for. Orders that owe fills or belong to a live smart order wait. Venue ids
-   * remembered as forgotten at the previous call are let go too: their day is over. Returns how
-   * many orders were forgotten.
+   * `get` still answers for. Orders that owe fills or belong to a live smart order wait. The venue
+   * ids of forgotten orders are remembered (so the book's records of them are ignored, not adopted
+   * again) for as long as `listed` says the venue's order book still shows them; without `listed`
+   * they all stay. Returns how many orders were forgotten.
    */
-  forgetFinishedBefore(before: number): number {
+  forgetFinishedBefore(before: number, listed?: (orderId: string) => boolean): number {
     let n = 0;
     for (let left = this.finished.length - this.finishedHead; left > 0; left--) {
       if (this.finished[this.finishedHead]!.finishedAt >= before) break;
       if (this.evictOldest()) n++;
     }
-    for (let k = 0; k < this.forgottenMark; k++) this.forgotten.delete(this.forgottenOrder[k]!);
-    this.forgottenOrder.splice(0, this.forgottenMark);
-    this.forgottenMark = this.forgottenOrder.length;
+    if (listed) {
+      let kept = 0;
+      for (const id of this.forgottenOrder) {
+        if (listed(id)) this.forgottenOrder[kept++] = id;
+        else this.forgotten.delete(id);
+      }
+      this.forgottenOrder.length = kept;
+    }
     return n;
   }
 

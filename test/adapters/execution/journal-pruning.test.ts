@@ -137,6 +137,30 @@ describe.each(stores)('execution journal pruning over $name', ({ up, make }) => 
     expect(engine.orders.size()).toBe(1);
   });
 
+  it.skipIf(!up)('while the book still lists an earlier day\'s orders (no session since), keeps their entries and never adopts them again', async () => {
+    const store = await make();
+    const clock = new VirtualClock(DAY1);
+    const venue = new RecordingVenue({ clock, async: true, autoFill: (r) => (r.orderType === 'MARKET' ? 100_00 : undefined) });
+    const { engine, ctx, events } = await start(store, venue, clock);
+    const filled = [ctx.buy('NSE_2885', 1), ctx.sell('NSE_2885', 1)].sort();
+    await settle(clock, engine);
+    // Friday's orders on Saturday and Sunday: still in the book, gone from memory.
+    for (const day of [DAY2, DAY3]) {
+      await clock.advanceToAsync(day);
+      expect(await engine.execution.reconcileDay()).toMatchObject({ journalPruned: 0, journalKept: 2 });
+    }
+    expect(engine.orders.size()).toBe(0);
+    // A reconnect reads the same book again: the forgotten orders are recognised, not adopted.
+    await engine.execution.resync('reconnected');
+    expect(engine.orders.size()).toBe(0);
+    expect(events.filter((e) => e.type === 'alert' && e.code === 'ORDER_ADOPTED')).toEqual([]);
+    expect((await journal(store)).tags).toEqual(filled);
+    // The next session rolls the book: now they go.
+    await clock.advanceToAsync(DAY3 + 86_400_000);
+    venue.newDay();
+    expect(await engine.execution.reconcileDay()).toMatchObject({ journalPruned: 2, journalKept: 0 });
+  });
+
   it.skipIf(!up)('keeps the entries of a write on the wire and of a lost answer under lookup, and prunes them once settled', async () => {
     const store = await make();
     const clock = new VirtualClock(DAY1);
