@@ -187,7 +187,8 @@ export class Portfolio {
 
   private event(b: Book, ts: number): PositionEvent {
     const u = this.unrealOf(b);
-    return {
+    // Field by field (no conditional spreads): two of these per fill.
+    const e: { -readonly [K in keyof PositionEvent]: PositionEvent[K] } = {
       type: 'position',
       ts,
       instrument: b.instrument,
@@ -195,9 +196,10 @@ export class Portfolio {
       netQty: b.netQty,
       openValue: b.openValue,
       realizedPnl: b.realizedPnl,
-      ...(u !== undefined ? { unrealizedPnl: u } : {}),
-      ...(b.strategyId !== undefined ? { strategyId: b.strategyId } : {}),
     };
+    if (u !== undefined) e.unrealizedPnl = u;
+    if (b.strategyId !== undefined) e.strategyId = b.strategyId;
+    return e;
   }
 
   private book(map: Map<string, Book>, instrument: string, product: Product, strategyId: string | undefined): Book {
