@@ -22,7 +22,7 @@ import type { BookLevel, Depth } from '../matching/types.js';
 import { activity } from './activity.js';
 import { blackScholes } from './black-scholes.js';
 import { RandomStreams, exponentialFromBits, hashSeed, mix32, normalFromBits } from './rng.js';
-import type { MarketInstrumentSpec, MarketQuote, MarketTick, OptionMark, OptionValuer } from './types.js';
+import type { MarketInstrumentSpec, MarketQuote, MarketTick, LinkedMark, ContractValuer } from './types.js';
 
 export const MarketModelOptionsSchema = z
   .object({
@@ -95,7 +95,7 @@ export class MarketModel {
   private readonly expiryTs: Float64Array;
   private readonly offset: Float64Array;
   /** Linked options: their valuer (undefined: flat-IV Black-Scholes), and the underlying's fair value at their last tick. */
-  private readonly valuers: (OptionValuer | undefined)[];
+  private readonly valuers: (ContractValuer | undefined)[];
   private readonly spotAtTick: Float64Array;
   /** 1: ticks of this instrument are not handed out (`MarketInstrumentSpec.silent`). */
   private readonly silent: Uint8Array;
@@ -150,7 +150,7 @@ export class MarketModel {
     this.iv = f64();
     this.expiryTs = f64();
     this.offset = f64();
-    this.valuers = new Array<OptionValuer | undefined>(n).fill(undefined);
+    this.valuers = new Array<ContractValuer | undefined>(n).fill(undefined);
     this.spotAtTick = f64();
     this.silent = new Uint8Array(n);
     this.seeds = new Uint32Array(n);
@@ -338,10 +338,10 @@ export class MarketModel {
   }
 
   /**
-   * A linked option's last price with the underlying's fair value (paise, unrounded) and the time
+   * A linked contract's last price with the underlying's fair value (paise, unrounded) and the time
    * it was made at: the pair its implied volatility is read from (undefined when not linked).
    */
-  linkedMark(id: string): OptionMark | undefined {
+  linkedMark(id: string): LinkedMark | undefined {
     const i = this.index.get(id);
     if (i === undefined || this.underlyingOf[i]! < 0) return undefined;
     return { ltp: this.ltp[i]!, spot: this.spotAtTick[i]!, ts: this.lastTs[i]! };
@@ -543,17 +543,26 @@ export class MarketModel {
     return { bids, asks };
   }
 
-  /** Wires a linked option to its underlying and replaces its previous close by the model value. */
+  /** Wires a linked option or future to its underlying (an option without a valuer takes the model value as its previous close). */
   private link(s: MarketInstrumentSpec, i: number): void {
     if (s.underlying === undefined) return;
     const inst = s.instrument;
     const where = `market model: ${inst.id}`;
-    if ((inst.kind !== 'OPTIDX' && inst.kind !== 'OPTSTK') || inst.strike === undefined || inst.optionType === undefined || inst.expiry === undefined) {
-      throw new ConfigError(`${where}: only an option with strike, option type and expiry can have an underlying`, {});
+    const future = (inst.kind === 'FUTIDX' || inst.kind === 'FUTSTK') && s.valuer !== undefined;
+    if (!future && ((inst.kind !== 'OPTIDX' && inst.kind !== 'OPTSTK') || inst.strike === undefined || inst.optionType === undefined || inst.expiry === undefined)) {
+      throw new ConfigError(`${where}: only an option with strike, option type and expiry, or a future with a valuer, can have an underlying`, {});
     }
     const u = this.index.get(s.underlying);
     if (u === undefined) throw new ConfigError(`${where}: underlying ${s.underlying} is not in the model`, {});
-    if (this.specs[u]!.underlying !== undefined) throw new ConfigError(`${where}: underlying ${s.underlying} is itself a linked option`, {});
+    if (this.specs[u]!.underlying !== undefined) throw new ConfigError(`${where}: underlying ${s.underlying} is itself a linked derivative`, {});
+    if (future) {
+      // A future keeps its previous close, circuit band and 52-week range; only its path follows the underlying.
+      this.underlyingOf[i] = u;
+      this.valuers[i] = s.valuer;
+      this.spotAtTick[i] = this.prevClose[u]!;
+      return;
+    }
+    if (inst.strike === undefined || inst.optionType === undefined || inst.expiry === undefined) return; // checked above (for the compiler)
     const iv = s.impliedVol ?? (inst.kind === 'OPTIDX' ? 0.15 : 0.3);
     if (!(iv > 0 && iv < 5)) throw new ConfigError(`${where}: impliedVol must be in (0, 5), got ${iv}`, {});
     this.underlyingOf[i] = u;
@@ -574,7 +583,7 @@ export class MarketModel {
     this.setBand(i);
   }
 
-  /** Model value of a linked option at underlying price `spot` and time `ts`; never below one tick. */
+  /** Model value of a linked derivative at underlying price `spot` and time `ts`; never below one tick. */
   private linkedValue(i: number, spot: number, ts: number): number {
     const valuer = this.valuers[i];
     if (valuer) return Math.max(this.tick[i]!, valuer(spot, ts));
@@ -585,7 +594,7 @@ export class MarketModel {
   private setBand(i: number): void {
     const prev = this.prevClose[i]!;
     const tick = this.tick[i]!;
-    if (this.underlyingOf[i]! >= 0) {
+    if (this.underlyingOf[i]! >= 0 && this.strike[i]! > 0) {
       // NSE's option bands follow the underlying's move: in practice no band at all for a model
       // price that already follows it. Keep a wide one so the arithmetic stays uniform.
       this.upper[i] = roundToTick(prev * 10 + this.strike[i]! * 0.2, tick, 'down');

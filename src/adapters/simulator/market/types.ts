@@ -22,7 +22,7 @@ export interface MarketInstrumentSpec {
   /** Mean time between this instrument's ticks; default the model's `tickIntervalMs`. */
   readonly tickIntervalMs?: number;
   /**
-   * Options only: id of the underlying in the same model (an index or a stock). The option is then
+   * Options (and futures given a `valuer`): id of the underlying in the same model (an index or a stock). The option is then
    * priced by Black-Scholes off the underlying's path with `impliedVol` (its own `prevClose` is
    * replaced by the model value at the underlying's previous close), so a chain moves with its
    * index. Its band is wide (NSE's option bands follow the underlying). Without `underlying` an
@@ -32,12 +32,13 @@ export interface MarketInstrumentSpec {
   /** Implied volatility for a linked option; default 0.15 for index options, 0.3 for stock options. */
   readonly impliedVol?: number;
   /**
-   * A linked option's model value (paise, unrounded) at underlying price `spot` (paise) and time
-   * `ts`: replaces the flat `impliedVol` Black-Scholes (the simulator passes its volatility
-   * surface, so live prices sit on the same smile as the option chain). With it the option keeps
-   * the `prevClose` given (the previous session's close) instead of the model value.
+   * A linked derivative's model value (paise, unrounded) at underlying price `spot` (paise) and
+   * time `ts`: for an option it replaces the flat `impliedVol` Black-Scholes (the simulator passes
+   * its volatility surface, so live prices sit on the same smile as the option chain); a future
+   * is linked only with one (cost of carry). With it the contract keeps the `prevClose` given (the
+   * previous session's close) instead of the model value.
    */
-  readonly valuer?: OptionValuer;
+  readonly valuer?: ContractValuer;
   /**
    * Modelled but never handed out: its ticks go to no listener. A private copy of an underlying
    * that is handed out from another model, so the options priced off it here follow the same path.
@@ -45,11 +46,11 @@ export interface MarketInstrumentSpec {
   readonly silent?: boolean;
 }
 
-/** Model value of an option in paise at underlying price `spot` (paise) and time `ts` (epoch ms). */
-export type OptionValuer = (spot: number, ts: number) => number;
+/** Model value of a derivative in paise at underlying price `spot` (paise) and time `ts` (epoch ms). */
+export type ContractValuer = (spot: number, ts: number) => number;
 
-/** A linked option's last price with the underlying's value (paise, unrounded) and the time it was made at. */
-export interface OptionMark {
+/** A linked contract's last price with the underlying's value (paise, unrounded) and the time it was made at. */
+export interface LinkedMark {
   readonly ltp: Paise;
   readonly spot: number;
   readonly ts: number;

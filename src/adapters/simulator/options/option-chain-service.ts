@@ -9,7 +9,7 @@ import type { Paise } from '../../../core/money.js';
 import { formatRupees, roundToTick } from '../../../core/money.js';
 import { MINUTE_MS, istDate, istMidnight } from '../../../core/time.js';
 import type { HistoryService } from '../history/history-service.js';
-import type { OptionMark } from '../market/types.js';
+import type { LinkedMark } from '../market/types.js';
 import type { ApiResult, RawQuery } from '../universe/api-result.js';
 import { badRequest, ok } from '../universe/api-result.js';
 import { Rng } from '../universe/rng.js';
@@ -32,7 +32,7 @@ export type LivePriceSource = (scripCode: string) => Paise | undefined;
  * its implied volatility is read from a consistent pair rather than a stale price against a
  * spot that has moved since; undefined when the live market does not price that option.
  */
-export type LiveOptionMarkSource = (scripCode: string) => OptionMark | undefined;
+export type LiveOptionMarkSource = (scripCode: string) => LinkedMark | undefined;
 
 export interface OptionChainServiceOptions {
   readonly universe: Universe;

@@ -83,6 +83,12 @@ export class OptionPricer {
     };
   }
 
+  /** Model value in paise (unrounded) of a future at underlying price `spotPaise` and time `ts`: `quote(...).price` before rounding. */
+  futureValuer(c: Contract): (spotPaise: number, ts: number) => number {
+    const expiry = istDateTime(c.expiry, EXPIRY_TIME_IST);
+    return (spotPaise, ts) => this.futureValue(spotPaise, (expiry - ts) / YEAR_MS);
+  }
+
   /** Cost-of-carry forward (index dividends are ignored: their yield is small against the rate). */
   futureValue(spotRupees: number, years: number): number {
     return spotRupees * Math.exp(this.rate * Math.max(years, 0));

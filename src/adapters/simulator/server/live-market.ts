@@ -18,10 +18,11 @@
  * them: working orders and positions need every move); any other instrument's book is brought
  * up to date right before its first order (`engage`).
  *
- * Options tick less often than cash and futures by default: few of them trade. An option the
- * venue can value (`optionLink`) is priced off its underlying's path on the simulator's volatility
- * surface, so its quotes, the chain's implied volatilities and put-call parity agree. The
- * underlying then sits in the option's model too, as a silent copy when it is handed out from
+ * Options tick less often than cash and futures by default: few of them trade. A contract the
+ * venue can value (`derivativeLink`) is priced off its underlying's path: an option on the
+ * simulator's volatility surface, so its quotes, the chain's implied volatilities and put-call
+ * parity agree; a future at cost of carry, so the basis stays where the rate puts it. The
+ * underlying then sits in the contract's model too, as a silent copy when it is handed out from
  * another model (same seed and instrument, same path); forced prices (`setPrice`) are logged and
  * replayed so such copies, and models rebuilt by a merge, stay on the path clients saw.
  */
@@ -31,7 +32,7 @@ import type { Instrument } from '../../../core/instruments.js';
 import type { Logger } from '../../../core/log.js';
 import type { Paise } from '../../../core/money.js';
 import { istDate } from '../../../core/time.js';
-import { MarketModel, syntheticSpec, type MarketInstrumentSpec, type MarketQuote, type MarketTick, type OptionMark, type OptionValuer } from '../market/index.js';
+import { MarketModel, syntheticSpec, type MarketInstrumentSpec, type MarketQuote, type MarketTick, type LinkedMark, type ContractValuer } from '../market/index.js';
 import type { Depth } from '../matching/types.js';
 import type { MatchingEngine } from '../matching/index.js';
 
@@ -58,16 +59,16 @@ export interface LiveMarketOptions {
   readonly tickIntervals?: TickIntervals;
   /** How often the clock drives the model (market ms). Default 250. */
   readonly pumpMs?: number;
-  /** How an option is priced off its underlying; undefined (or no answer): it follows a path of its own. */
-  readonly optionLink?: (option: Instrument) => OptionLink | undefined;
+  /** How an option or future is priced off its underlying; undefined (or no answer): it follows a path of its own. */
+  readonly derivativeLink?: (contract: Instrument) => DerivativeLink | undefined;
 }
 
 export type LiveTickListener = (tick: MarketTick) => void;
 
-/** How an option is priced: off `underlying` (a scrip code) by `valuer`. */
-export interface OptionLink {
+/** How an option or future is priced: off `underlying` (a scrip code) by `valuer`. */
+export interface DerivativeLink {
   readonly underlying: string;
-  readonly valuer: OptionValuer;
+  readonly valuer: ContractValuer;
 }
 
 /** Forced prices kept per instrument for replays (older ones are dropped: a replay from before them is then approximate). */
@@ -108,7 +109,7 @@ export class LiveMarket {
   private readonly previousClose: ((scripCode: string, date: string) => Paise | undefined) | undefined;
   private readonly intervals: Required<TickIntervals>;
   private readonly pumpMs: number;
-  private readonly optionLink: ((option: Instrument) => OptionLink | undefined) | undefined;
+  private readonly derivativeLink: ((contract: Instrument) => DerivativeLink | undefined) | undefined;
   /** Prices forced on each instrument, in time order, for replays. */
   private readonly forced = new Map<string, { readonly ts: number; readonly price: Paise }[]>();
   private pump: TimerHandle | undefined;
@@ -142,7 +143,7 @@ export class LiveMarket {
     this.previousClose = options.previousClose;
     this.intervals = { cash: 2000, futures: 2000, options: 20_000, ...options.tickIntervals };
     this.pumpMs = options.pumpMs ?? 250;
-    this.optionLink = options.optionLink;
+    this.derivativeLink = options.derivativeLink;
     const session = this.calendar.currentOrNextSession(this.clock.now());
     this.firstDate = session.date;
     this.sessionLengthMs = session.close - session.open;
@@ -262,8 +263,8 @@ export class LiveMarket {
     return t;
   }
 
-  /** A modelled option's last price with the underlying value it was made at (undefined: not a linked option, or not modelled). */
-  optionMark(code: string): OptionMark | undefined {
+  /** A modelled contract's last price with the underlying value it was made at (undefined: not linked, or not modelled). */
+  linkedMark(code: string): LinkedMark | undefined {
     return this.modelOf.get(code)?.model.linkedMark(code);
   }
 
@@ -336,11 +337,11 @@ export class LiveMarket {
   /** A model of `instruments` from the first session's open, caught up to where the others are. */
   private addModel(instruments: readonly Instrument[]): void {
     const specs: MarketInstrumentSpec[] = instruments.map((inst) => this.specOf(inst));
-    // Linked options need their underlying in the same model: a silent copy when it is not in this batch.
+    // Linked contracts need their underlying in the same model: a silent copy when it is not in this batch.
     const here = new Set(instruments.map((i) => i.id));
     for (let k = 0; k < instruments.length; k++) {
       const inst = instruments[k]!;
-      if (inst.kind !== 'OPTIDX' && inst.kind !== 'OPTSTK') continue;
+      if (inst.segment !== 'FNO') continue;
       const link = this.linkOf(inst);
       if (!link) continue;
       if (!here.has(link.underlying)) {
@@ -383,12 +384,12 @@ export class LiveMarket {
     return { ...base, ...(prevClose !== undefined && prevClose > 0 ? { prevClose } : {}), tickIntervalMs };
   }
 
-  private linkOf(option: Instrument): OptionLink | undefined {
+  private linkOf(contract: Instrument): DerivativeLink | undefined {
     try {
-      const link = this.optionLink?.(option);
-      return link && link.underlying !== option.id ? link : undefined;
+      const link = this.derivativeLink?.(contract);
+      return link && link.underlying !== contract.id ? link : undefined;
     } catch (e) {
-      this.log.warn({ instrument: option.id, err: e }, 'option left unlinked: its pricing could not be set up');
+      this.log.warn({ instrument: contract.id, err: e }, 'contract left unlinked: its pricing could not be set up');
       return undefined;
     }
   }

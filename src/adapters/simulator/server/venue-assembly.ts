@@ -78,7 +78,7 @@ export async function assembleVenue(o: VenueAssemblyOptions): Promise<AssembledV
       // A chain shows the prices an order on its strikes would meet: the spot and every listed
       // strike asked for are modelled (the strikes of one call merge into one model at the next step).
       livePrice: (code) => model.market?.last(code)?.ltp,
-      liveMark: (code) => model.market?.optionMark(code),
+      liveMark: (code) => model.market?.linkedMark(code),
       prepare: (codes) => model.market?.activate(codes),
     });
     return { universe: u, history, chains };
@@ -118,12 +118,15 @@ export async function assembleVenue(o: VenueAssemblyOptions): Promise<AssembledV
       const inst = u.get(code);
       return inst ? referenceClose(u, inst, o.calendar.previousTradingDay(date)) : undefined;
     },
-    // Options are priced off their underlying on the same surface as the chain and the candles.
-    optionLink: (inst) => {
+    // Contracts are priced off their underlying as the chain and the candles price them: options
+    // on the volatility surface, futures at cost of carry.
+    derivativeLink: (inst) => {
       const { universe: u, history } = at();
       const c = u.contractOf(inst.id);
-      const und = c && c.strike !== null && c.optionType !== null ? u.underlying(c.underlying) : undefined;
-      return c && und ? { underlying: und.instrument.id, valuer: history.pricer.modelValuer(und, c) } : undefined;
+      const und = c ? u.underlying(c.underlying) : undefined;
+      if (!c || !und) return undefined;
+      const valuer = c.strike !== null && c.optionType !== null ? history.pricer.modelValuer(und, c) : history.pricer.futureValuer(c);
+      return { underlying: und.instrument.id, valuer };
     },
     ...(o.tickIntervals ? { tickIntervals: o.tickIntervals } : {}),
     ...(o.pumpMs !== undefined ? { pumpMs: o.pumpMs } : {}),

@@ -4,6 +4,7 @@ import { VirtualClock } from '../../../../src/core/clock.js';
 import { silentLogger } from '../../../../src/core/log.js';
 import { istDate, istDateTime } from '../../../../src/core/time.js';
 import { HistoryService } from '../../../../src/adapters/simulator/history/index.js';
+import { SIM_RISK_FREE_RATE } from '../../../../src/adapters/simulator/options/index.js';
 import { LiveMarket } from '../../../../src/adapters/simulator/server/live-market.js';
 import { assembleVenue } from '../../../../src/adapters/simulator/server/venue-assembly.js';
 import { Universe } from '../../../../src/adapters/simulator/universe/index.js';
@@ -139,7 +140,7 @@ describe('lazy live market', () => {
       expect(pathOf(v.market.last(index))).toEqual(pathOf(together.market.last(index)));
     }
     // The option's last price is the model value at the index value it was made at, on the surface.
-    const mark = together.market.optionMark(option)!;
+    const mark = together.market.linkedMark(option)!;
     const model = together.universe();
     expect(mark.ltp).toBe(Math.max(ce.tickSize, Math.round(new HistoryService({ universe: model, clock: new VirtualClock(OPEN) }).pricer.modelValuer(model.underlying('NIFTY')!, ce)(mark.spot, mark.ts) / ce.tickSize) * ce.tickSize));
     // A forced index price is followed by an option modelled before it and by one modelled after it.
@@ -155,6 +156,24 @@ describe('lazy live market', () => {
     expect(pathOf(jumpedLate.market.last(index))).toEqual(pathOf(jumpedTogether.market.last(index)));
     expect(jumpedTogether.market.last(option)!.ltp).not.toBe(together.market.last(option)!.ltp);
     for (const v of [together, apart, late, jumpedTogether, jumpedLate]) v.close();
+  });
+
+  it('keeps a future at cost of carry over its index, touched with it or after it', async () => {
+    const fut = universe.instruments().find((i) => i.kind === 'FUTIDX' && i.symbol === 'NIFTY')!;
+    const index = universe.underlying('NIFTY')!.instrument.id;
+    const clock = new VirtualClock(OPEN);
+    const v = await venue(clock);
+    v.quote(index);
+    clock.advanceTo(istDateTime(DAY, '12:30'));
+    const q = v.quote(fut.id)!;
+    const mark = v.market.linkedMark(fut.id)!;
+    const years = (istDateTime(fut.expiry!, '15:30') - mark.ts) / (365 * 86_400_000);
+    expect(q.ltp).toBe(Math.round((mark.spot * Math.exp(SIM_RISK_FREE_RATE * years)) / fut.tickSize) * fut.tickSize);
+    // The basis stays the carry whatever the index did since the open (the future may have last ticked a slot before it).
+    const spot = v.market.last(index)!.ltp;
+    expect(Math.abs(q.ltp - spot * Math.exp(SIM_RISK_FREE_RATE * years))).toBeLessThan(spot * 0.001);
+    expect(q.prevClose).toBe(new HistoryService({ universe: v.universe(), clock }).previousClose(fut.id, DAY));
+    v.close();
   });
 
   it('prices an option first touched the next trading day off the same index path as one touched with it', async () => {
