@@ -91,12 +91,14 @@ export async function run(): Promise<BenchResult[]> {
 
 /**
  * Sweep scaling on the first fifth of the series: the same 32 combinations (~0.14 s each) on 1
- * lane (the main thread alone), then on all cores, twice in turn, best of each (other users come
- * and go on this machine). CPU time is the whole process's (workers included), so CPU per
+ * lane (the main thread alone), then on all cores, three times in turn, best of each (other users
+ * come and go on this machine: the fastest run is the one least disturbed). CPU time is the whole process's (workers included), so CPU per
  * combination shows what the lanes cost and CPU per wall second how many cores we actually got.
  * The worker bundle is prepared first, as any sweep after the first finds it; its build time is
  * reported on its own. TARANG_BENCH_SWEEP_LOAD=direct measures workers loading module by module.
  */
+const ROUNDS = 3;
+
 async function sweepScaling(file: string, to: number): Promise<BenchResult[]> {
   const small = loadCsvCandles(file, { to }).series;
   const grid = gridOf([parseSweep('fast=5..40:5'), parseSweep('slow=45..75:10')]);
@@ -116,7 +118,7 @@ async function sweepScaling(file: string, to: number): Promise<BenchResult[]> {
   };
   const ones = [];
   const alls = [];
-  for (let k = 0; k < 2; k++) {
+  for (let k = 0; k < ROUNDS; k++) {
     ones.push(await timed(1));
     alls.push(await timed(cores));
   }
@@ -143,7 +145,7 @@ async function sweepScaling(file: string, to: number): Promise<BenchResult[]> {
       value: one.wall / all.wall,
       unit: 'x',
       target: 0.9 * cores,
-      note: `1 lane ${ones.map((x) => ms(x.wall)).join('/')} ms, ${cores} lanes ${alls.map((x) => ms(x.wall)).join('/')} ms (best of 2 each, in turn); ${cores} lanes used ${(all.cpu / all.wall).toFixed(2)} CPU s per s; ${loads}`,
+      note: `1 lane ${ones.map((x) => ms(x.wall)).join('/')} ms, ${cores} lanes ${alls.map((x) => ms(x.wall)).join('/')} ms (best of ${ROUNDS} each, in turn); ${cores} lanes used ${(all.cpu / all.wall).toFixed(2)} CPU s per s; ${loads}`,
     },
     {
       metric: 'sweep per combination, 1 lane',
