@@ -683,6 +683,8 @@ export class ExecutionEngine {
     if (o.status === 'rejected') {
       if (kind === 'place') this.orders.rejected(tag, o.reason);
       if (intent) this.deny(intent, DenialCode.VENUE_REJECTED, kind === 'place' ? o.reason : `${kind} refused: ${o.reason}`);
+      // The engine's own cancels (OCO sibling, cancel-and-replace, flatten) have no intent to deny.
+      else if (kind !== 'place') this.log.warn({ tag, kind, reason: o.reason }, 'execution: the venue did not apply a change the engine sent itself; the order stays as the venue has it');
       return;
     }
     this.log.warn({ tag, kind, reason: o.reason }, 'execution: no reliable answer; reconciling by tag (no retry)');
