@@ -64,6 +64,18 @@ export class MinuteBarRecorder implements LiveMinuteSource {
     return n;
   }
 
+  /**
+   * Lets go of the bars of a day that has ended by `now` (the venue calls it at IST midnight), so
+   * yesterday's bars are not held overnight (over a weekend, for days) until the next tick.
+   */
+  release(now: number): void {
+    if (this.day !== undefined && now >= this.dayEnd) {
+      this.day = undefined;
+      this.dayStart = this.dayEnd = 0;
+      this.series.clear();
+    }
+  }
+
   private startDay(ts: number): void {
     const date = istDate(ts);
     if (date === this.day) return;

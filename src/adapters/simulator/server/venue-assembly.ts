@@ -4,7 +4,7 @@
  * to `SimVenue`. This is the one file that knows the other simulator modules' shapes.
  */
 import type { MarketCalendar } from '../../../core/calendar.js';
-import type { Clock } from '../../../core/clock.js';
+import type { Clock, TimerHandle } from '../../../core/clock.js';
 import type { Logger } from '../../../core/log.js';
 import type { Paise } from '../../../core/money.js';
 import { DAY_MS, IST_OFFSET_MS, istDate } from '../../../core/time.js';
@@ -134,6 +134,17 @@ export async function assembleVenue(o: VenueAssemblyOptions): Promise<AssembledV
   model.market = market;
   market.onTick((t) => recorder.record(t));
   market.onCatchUp((t) => recorder.record(t));
+  // Yesterday's bars go at midnight IST, not with the next session's first tick (after a weekend, days later).
+  let midnight: TimerHandle | undefined;
+  const armMidnight = (): void => {
+    const t = o.clock.now();
+    const next = (Math.floor((t + IST_OFFSET_MS) / DAY_MS) + 1) * DAY_MS - IST_OFFSET_MS;
+    midnight = o.clock.setTimeout(() => {
+      recorder.release(o.clock.now());
+      armMidnight();
+    }, next - t);
+  };
+  armMidnight();
   const engine = new MatchingEngine({
     // Instruments of positions outlive their listing: after a roll, fall back to what the market modelled.
     instruments: { get: (id) => universe().get(id) ?? market.instrumentOf(id) },
@@ -227,6 +238,9 @@ export async function assembleVenue(o: VenueAssemblyOptions): Promise<AssembledV
       return engine.calculateMargin(q);
     },
     onEvent: (listener: (e: SimEvent) => void) => engine.subscribe(listener),
-    close: () => market.close(),
+    close: () => {
+      midnight?.cancel();
+      market.close();
+    },
   };
 }

@@ -35,6 +35,21 @@ describe('MinuteBarRecorder', () => {
     expect(() => new MinuteBarRecorder(0)).toThrow(/maxInstruments/);
   });
 
+  it("lets go of a day's bars once the day has ended, not before", () => {
+    const rec = new MinuteBarRecorder();
+    rec.record({ instrument: 'A', ts: at('10:00'), ltp: 100 });
+    rec.record({ instrument: 'A', ts: at('15:29'), ltp: 101 });
+    const midnight = istMidnight(TEST_TODAY) + 86_400_000;
+    rec.release(midnight - 1);
+    expect(rec.minuteBars('A', midnight - 1)).toHaveLength(2);
+    rec.release(midnight);
+    expect(rec.size).toBe(0);
+    expect(rec.barCount).toBe(0);
+    // Recording starts again on the next tick, of whichever day it is.
+    rec.record({ instrument: 'A', ts: midnight + 10 * 3_600_000, ltp: 102 });
+    expect(rec.minuteBars('A', midnight + 11 * 3_600_000)).toHaveLength(1);
+  });
+
   it('serves today through HistoryService, the generator filling minutes before recording began', () => {
     const u = testUniverse();
     const h = new HistoryService({ universe: u, clock: new VirtualClock(at('10:30')) });
