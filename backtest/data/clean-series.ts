@@ -221,11 +221,13 @@ export function finishSeries(b: SeriesBuilder, o: FinishOptions, drops: DropCoun
       }
       continue;
     }
+    let repaired = false;
     if (hi < lo) {
       repairs.highLowSwapped++;
       const t = hi;
       hi = lo;
       lo = t;
+      repaired = true;
     }
     const top = op > cl ? op : cl;
     const bottom = op < cl ? op : cl;
@@ -233,14 +235,23 @@ export function finishSeries(b: SeriesBuilder, o: FinishOptions, drops: DropCoun
       repairs.rangeWidened++;
       if (top > hi) hi = top;
       if (bottom < lo) lo = bottom;
+      repaired = true;
     }
-    start[w] = s;
-    open[w] = op;
-    high[w] = hi;
-    low[w] = lo;
-    close[w] = cl;
-    volume[w] = volume[i]!;
-    if (oi) oi[w] = oi[i]!;
+    if (w === i) {
+      // Nothing dropped so far (the usual case): the row is already in place.
+      if (repaired) {
+        high[w] = hi;
+        low[w] = lo;
+      }
+    } else {
+      start[w] = s;
+      open[w] = op;
+      high[w] = hi;
+      low[w] = lo;
+      close[w] = cl;
+      volume[w] = volume[i]!;
+      if (oi) oi[w] = oi[i]!;
+    }
     w++;
   }
   n = w;
