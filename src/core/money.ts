@@ -55,6 +55,25 @@ export function formatRupees(paise: Paise): string {
   return neg ? `-${s}` : s;
 }
 
+/**
+ * Paise as rupees the Indian way, for people reading logs and messages: `₹5,00,000.00`,
+ * `₹12,34,56,789.05`, `-₹1,250.00` (lakh and crore grouping: the last three digits, then pairs).
+ * Exact string arithmetic, not Intl, so the output does not depend on the ICU data Node was built with.
+ */
+export function formatInr(paise: Paise): string {
+  const plain = formatRupees(paise);
+  const neg = plain.startsWith('-');
+  const [whole = '0', frac = '00'] = (neg ? plain.slice(1) : plain).split('.');
+  return `${neg ? '-' : ''}₹${groupIndian(whole)}.${frac}`;
+}
+
+/** A string of digits with Indian grouping commas: `500000` -> `5,00,000`. */
+export function groupIndian(digits: string): string {
+  if (digits.length <= 3) return digits;
+  const head = digits.slice(0, -3).replace(/\B(?=(\d{2})+$)/g, ',');
+  return `${head},${digits.slice(-3)}`;
+}
+
 export const Rounding = { NEAREST: 'nearest', DOWN: 'down', UP: 'up' } as const;
 export type Rounding = (typeof Rounding)[keyof typeof Rounding];
 

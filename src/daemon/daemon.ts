@@ -17,6 +17,7 @@ import { intervalMs } from '../core/candles.js';
 import { describeError } from '../core/errors.js';
 import { InstrumentTable } from '../core/instruments.js';
 import type { Logger } from '../core/log.js';
+import type { Paise } from '../core/money.js';
 import type { Store } from '../core/store.js';
 import { formatIst, istDate, istDateTime } from '../core/time.js';
 import { createStore } from '../adapters/redis/create-store.js';
@@ -38,6 +39,7 @@ import { symbolIndex } from './symbols.js';
 import { CircuitBands } from './circuit-bands.js';
 import { OptionChainService } from './option-chains.js';
 import { needsDerivatives, prepareStrategies } from './option-strategies.js';
+import { describeRiskLimits, IMPLAUSIBLE_LIMIT, implausibleLimits } from './risk-limits.js';
 import { join } from 'node:path';
 
 /** Our client tags as the engine mints them with its default prefix: `tr<run base 36>-<seq base 36>`. */
@@ -83,6 +85,8 @@ export interface DaemonOptions {
   readonly latencySink?: (seconds: number) => void;
   /** Whether the market is open at a time (health: stale ticks). */
   readonly marketOpen?: (ts: number) => boolean;
+  /** Paper with an embedded simulator: the account's opening cash (said at start with the limits). */
+  readonly paperCapital?: Paise;
 }
 
 export type DaemonState = 'new' | 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
@@ -215,6 +219,7 @@ export class Daemon {
       this.health.markReconciled();
       this.health.setTradingState(engine.tradingState());
       this.log.info({ tradingState: engine.tradingState() }, 'daemon: state loaded and reconciled with the broker');
+      this.reportRiskLimits(engine);
 
       if (this.store instanceof RedisStore) {
         const store = this.store;
@@ -282,6 +287,29 @@ export class Daemon {
       await this.teardown().catch((err: unknown) => this.log.error({ err }, 'daemon: cleanup after a failed start also failed'));
       this.resolveStopped();
       throw e;
+    }
+  }
+
+  /**
+   * Says the limits in force in rupees, with the account's money, before any market data: a config
+   * still written in paise (before 2026-11) loads with every limit 100x too loose, and this line is
+   * where a person sees it. Implausible limits are also raised as warn alerts (log, bus, webhook);
+   * they are heuristics and never stop the daemon.
+   */
+  private reportRiskLimits(engine: EngineHandle): void {
+    const v = engine.riskView();
+    const funds = v.availableFunds;
+    const capital = this.o.paperCapital;
+    const { text, fields } = describeRiskLimits({
+      risk: v.config,
+      tradingState: engine.tradingState(),
+      killSwitch: v.killSwitch,
+      ...(capital !== undefined ? { paperCapital: capital } : {}),
+      ...(funds !== undefined ? { funds } : {}),
+    });
+    this.log.info({ risk: fields }, text);
+    for (const w of implausibleLimits(v.config, funds ?? capital)) {
+      this.alerter.raise('warn', IMPLAUSIBLE_LIMIT, w.message, { key: `risk.${w.key}`, valuePaise: w.value, thresholdPaise: w.threshold });
     }
   }
 

@@ -7,6 +7,8 @@ import { Engine } from '../core/bus/engine.js';
 import type { CandleEvent, TickEvent } from '../core/events.js';
 import type { Interval } from '../core/candles.js';
 import type { CircuitBand } from '../risk/types.js';
+import type { RiskConfig } from '../risk/config.js';
+import type { Paise } from '../core/money.js';
 import type { EngineFactoryInput } from './daemon.js';
 import type { EngineHandle } from './parts.js';
 import type { DayReconcileResult } from '../adapters/execution/execution-engine.js';
@@ -107,6 +109,10 @@ export class DaemonEngine implements EngineHandle {
 
   summary(): Record<string, unknown> {
     return this.engine.summary();
+  }
+
+  riskView(): { readonly config: RiskConfig; readonly killSwitch: boolean; readonly availableFunds: Paise | undefined } {
+    return { config: this.engine.risk.config, killSwitch: this.engine.risk.killSwitch(), availableFunds: this.engine.execution.availableFunds() };
   }
 
   setCircuit(instrument: string, band: CircuitBand | undefined): void {

@@ -75,6 +75,7 @@ export async function launchDaemon(o: LaunchOptions): Promise<Launched> {
   let simulator: RunningSimulator | undefined;
   let label: string = o.mode;
   let pacer: Pacer | undefined;
+  let paperCapital: number | undefined;
   const calendar = nseCalendar();
 
   if (o.mode === 'paper') {
@@ -99,6 +100,7 @@ export async function launchDaemon(o: LaunchOptions): Promise<Launched> {
         },
       });
       clock = simulator.clock;
+      paperCapital = o.simulator?.venue?.account?.openingBalance ?? p.capital;
       if (!o.clock && simClock instanceof VirtualClock) pacer = paceClock(simClock, p.speed);
       brokerInput = simulatorBrokerInput(simulator);
     } else {
@@ -155,6 +157,7 @@ export async function launchDaemon(o: LaunchOptions): Promise<Launched> {
     ...(o.out !== undefined ? { out: o.out } : {}),
     ...(o.store ? { store: o.store } : {}),
     ...(o.latencySink ? { latencySink: o.latencySink } : {}),
+    ...(paperCapital !== undefined ? { paperCapital } : {}),
   });
   return { daemon, clock, ...(simulator ? { simulator } : {}) };
 }

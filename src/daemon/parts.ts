@@ -12,6 +12,8 @@ import type { Instrument } from '../core/instruments.js';
 import type { ExecutionVenue } from '../adapters/execution/venue.js';
 import type { MasterSource } from '../core/instrument-master.js';
 import type { CircuitBand } from '../risk/types.js';
+import type { RiskConfig } from '../risk/config.js';
+import type { Paise } from '../core/money.js';
 import type { QuoteBand } from './circuit-bands.js';
 import type { OptionDataSource } from './option-chains.js';
 
@@ -87,6 +89,8 @@ export interface EngineHandle {
   orderTags(): readonly string[];
   /** A JSON summary for `tarang ctl status`. */
   summary(): Record<string, unknown>;
+  /** The risk limits the engine enforces, its kill switch, and the funds last read from the venue. */
+  riskView(): { readonly config: RiskConfig; readonly killSwitch: boolean; readonly availableFunds: Paise | undefined };
   /** Sets or clears an instrument's circuit band in the risk layer. */
   setCircuit(instrument: string, band: CircuitBand | undefined): void;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PriceError } from '../../src/core/errors.js';
-import { Rounding, formatRupees, isOnTick, notional, parsePaise, roundToTick, rupeesToTick } from '../../src/core/money.js';
+import { Rounding, formatInr, formatRupees, groupIndian, isOnTick, notional, parsePaise, roundToTick, rupeesToTick } from '../../src/core/money.js';
 
 describe('exact money in paise', () => {
   it('parses rupee strings and numbers exactly', () => {
@@ -45,6 +45,20 @@ describe('exact money in paise', () => {
     expect(formatRupees(142650)).toBe('1426.50');
     expect(formatRupees(5)).toBe('0.05');
     expect(formatRupees(-1230)).toBe('-12.30');
+  });
+
+  it('formats paise as rupees with lakh and crore grouping', () => {
+    expect(formatInr(50_000_000)).toBe('₹5,00,000.00');
+    expect(formatInr(5_000_000_000)).toBe('₹5,00,00,000.00');
+    expect(formatInr(123_456_789_05)).toBe('₹12,34,56,789.05');
+    expect(formatInr(99_999)).toBe('₹999.99');
+    expect(formatInr(100_000)).toBe('₹1,000.00');
+    expect(formatInr(5)).toBe('₹0.05');
+    expect(formatInr(0)).toBe('₹0.00');
+    expect(formatInr(-125_000)).toBe('-₹1,250.00');
+    expect(formatInr(Number.MAX_SAFE_INTEGER)).toBe('₹9,00,71,99,25,47,409.91');
+    expect(groupIndian('1234567')).toBe('12,34,567');
+    expect(groupIndian('123')).toBe('123');
   });
 
   it('computes notional exactly and refuses overflow', () => {
