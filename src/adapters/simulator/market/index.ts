@@ -19,4 +19,4 @@ export { syntheticSpec, INDEX_LEVELS } from './synthetic-spec.js';
 export { MarketSessionDriver, type MarketSessionDriverOptions, type SessionCalendar } from './session-driver.js';
 export { activity } from './activity.js';
 export { RandomStreams, hashSeed, mix32 } from './rng.js';
-export type { MarketInstrumentSpec, MarketQuote, MarketTick, LinkedMark, ContractValuer } from './types.js';
+export type { MarketInstrumentSpec, MarketQuote, MarketTick, LinkedMark, ContractValuer, InstrumentOpenState } from './types.js';

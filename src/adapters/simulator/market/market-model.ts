@@ -21,8 +21,8 @@ import { MINUTE_MS, istDateTime } from '../../../core/time.js';
 import type { BookLevel, Depth } from '../matching/types.js';
 import { activity } from './activity.js';
 import { blackScholes } from './black-scholes.js';
-import { RandomStreams, exponentialFromBits, hashSeed, mix32, normalFromBits } from './rng.js';
-import type { MarketInstrumentSpec, MarketQuote, MarketTick, LinkedMark, ContractValuer } from './types.js';
+import { RandomStreams, exponentialFromBits, hashSeed, mix32, normalFromBits, sessionStreamSeed } from './rng.js';
+import type { MarketInstrumentSpec, MarketQuote, MarketTick, LinkedMark, ContractValuer, InstrumentOpenState } from './types.js';
 
 export const MarketModelOptionsSchema = z
   .object({
@@ -37,6 +37,13 @@ export const MarketModelOptionsSchema = z
     slotMs: z.number().int().positive().default(250),
     /** Overnight gap volatility as a share of one day's volatility. */
     overnightGapFactor: z.number().min(0).default(0.3),
+    /**
+     * Close (epoch ms) of the session before `sessionOpen`, when the model opens a later session
+     * of a run: streams start as `startSession` restarts them, instruments start from their
+     * `openState`, and a linked contract without one opens at its settlement off the underlying's
+     * previous close at that time, as it would have after playing the sessions before.
+     */
+    resumeAfter: z.number().int().optional(),
   })
   .strict();
 export type MarketModelOptions = z.input<typeof MarketModelOptionsSchema>;
@@ -44,6 +51,10 @@ export type MarketModelOptions = z.input<typeof MarketModelOptionsSchema>;
 /** Trading time in a year, for scaling annual volatility: 252 sessions of 375 minutes. */
 const YEAR_MS = 252 * 375 * MINUTE_MS;
 const DEPTH_LEVELS = 5;
+
+/** The fields of `InstrumentOpenState`, captured at each session open. */
+const OPEN_FIELDS = ['prevClose', 'week52High', 'week52Low', 'oi', 'bid', 'ask', 'bidQty', 'askQty', 'lastQty', 'lastTs', 'spotAtTick'] as const;
+type OpenField = (typeof OPEN_FIELDS)[number];
 
 /** A market model call named an instrument the model does not hold. */
 export class UnknownInstrumentError extends TarangError {
@@ -72,6 +83,8 @@ export class MarketModel {
   private readonly volume: Float64Array;
   private readonly lastQty: Float64Array;
   private readonly oi: Float64Array;
+  /** A derivative's opening open interest (a linked contract reopens at it each session). */
+  private readonly baseOi: Float64Array;
   private readonly upper: Float64Array;
   private readonly lower: Float64Array;
   private readonly tick: Float64Array;
@@ -102,6 +115,8 @@ export class MarketModel {
   /** slots between ticks -> phase -> instruments. */
   private readonly schedule: Array<{ every: number; byPhase: number[][] }>;
   private readonly openOrder: number[];
+  /** Per-instrument state at the current session's open (`openState`). */
+  private atOpen: Record<OpenField, Float64Array> | undefined;
   private sessionOpen: number;
   private nextSlot = 0;
   private slotsPerSession: number;
@@ -130,6 +145,7 @@ export class MarketModel {
     this.volume = f64();
     this.lastQty = f64();
     this.oi = f64();
+    this.baseOi = f64();
     this.upper = f64();
     this.lower = f64();
     this.tick = f64();
@@ -186,16 +202,25 @@ export class MarketModel {
       this.open[i] = this.high[i] = this.low[i] = prev;
       this.bid[i] = Math.max(inst.tickSize, prev - inst.tickSize);
       this.ask[i] = prev + inst.tickSize;
-      this.oi[i] = this.isDerivative[i] ? (s.openInterest ?? this.lot[i]! * (1000 + (this.seeds[i]! % 50_000))) : 0;
-      const w = 0.15 + 0.35 * ((mix32(this.seeds[i]!) >>> 8) / 16777216);
-      this.week52High[i] = roundToTick(prev * (1 + w), inst.tickSize);
-      this.week52Low[i] = Math.max(inst.tickSize, roundToTick(prev * (1 - w / 1.5), inst.tickSize));
+      this.oi[i] = this.baseOi[i] = this.isDerivative[i] ? (s.openInterest ?? this.lot[i]! * (1000 + (this.seeds[i]! % 50_000))) : 0;
+      this.plainRange(i, prev);
       this.setBand(i);
       const every = Math.max(1, Math.round((s.tickIntervalMs ?? this.options.tickIntervalMs) / slotMs));
       this.intervalMs[i] = every * slotMs;
       this.sigmaStep[i] = this.sigmaPerMs[i]! * Math.sqrt(every * slotMs);
     });
     this.specs.forEach((s, i) => this.link(s, i));
+    const resumeAfter = this.options.resumeAfter;
+    if (resumeAfter !== undefined) {
+      if (!(resumeAfter <= this.sessionOpen)) throw new ConfigError(`market model options: resumeAfter (${resumeAfter}) must not be after sessionOpen (${this.sessionOpen})`, {});
+      // Underlyings first: a linked contract settles off its underlying's previous close.
+      this.specs.forEach((s, i) => {
+        if (s.openState) this.restore(i, s.openState);
+      });
+      this.specs.forEach((s, i) => {
+        if (!s.openState && this.underlyingOf[i]! >= 0) this.settleLinked(i, resumeAfter);
+      });
+    }
     // Underlyings tick before the options priced off them within a slot: plain instruments first.
     for (const pass of [false, true]) {
       for (let i = 0; i < n; i++) {
@@ -208,7 +233,8 @@ export class MarketModel {
     }
     this.openOrder = [...Array(n).keys()].sort((a, b) => Number(this.underlyingOf[a]! >= 0) - Number(this.underlyingOf[b]! >= 0) || a - b);
     this.schedule = [...groups].sort((a, b) => a[0] - b[0]).map(([every, byPhase]) => ({ every, byPhase }));
-    this.rng = new RandomStreams([...this.seeds]);
+    this.rng = new RandomStreams(resumeAfter === undefined ? [...this.seeds] : Array.from(this.seeds, (x) => sessionStreamSeed(x, this.sessionOpen)));
+    this.captureOpen();
   }
 
   /** Number of instruments modelled. */
@@ -276,7 +302,8 @@ export class MarketModel {
    * gaps by the overnight move.
    */
   startSession(sessionOpen: number, lengthMs: number = this.options.sessionLengthMs): void {
-    if (sessionOpen < this.sessionOpen + this.sessionLength) {
+    const previousClose = this.sessionOpen + this.sessionLength;
+    if (sessionOpen < previousClose) {
       throw new RangeError(`market model: the next session must open after ${this.sessionOpen + this.sessionLength}, got ${sessionOpen}`);
     }
     if (!(lengthMs > 0)) throw new RangeError(`market model: session length must be positive, got ${lengthMs}`);
@@ -296,6 +323,33 @@ export class MarketModel {
       if (prev < this.week52Low[i]!) this.week52Low[i] = prev;
       this.setBand(i);
     }
+    // A linked contract reopens where its underlying closed (not at its own last print, which
+    // depends on when it last ticked), so a model started at this session without the ones
+    // before (`resumeAfter`) opens it at the same price. Each stream restarts for the session.
+    for (let i = 0; i < this.n; i++) {
+      if (this.underlyingOf[i]! >= 0) this.settleLinked(i, previousClose);
+      this.rng.reseed(i, sessionStreamSeed(this.seeds[i]!, sessionOpen));
+    }
+    this.captureOpen();
+  }
+
+  /** Where `id` stood at the current session's open (for a model started at this session: `MarketModelOptions.resumeAfter`). */
+  openState(id: string): InstrumentOpenState {
+    const i = this.mustIndex(id);
+    const a = this.atOpen!;
+    return {
+      prevClose: a.prevClose[i]!,
+      week52High: a.week52High[i]!,
+      week52Low: a.week52Low[i]!,
+      oi: a.oi[i]!,
+      bid: a.bid[i]!,
+      ask: a.ask[i]!,
+      bidQty: a.bidQty[i]!,
+      askQty: a.askQty[i]!,
+      lastQty: a.lastQty[i]!,
+      lastTs: a.lastTs[i]!,
+      spotAtTick: a.spotAtTick[i]!,
+    };
   }
 
   /**
@@ -577,10 +631,71 @@ export class MarketModel {
     this.prevClose[i] = this.fair[i] = this.ltp[i] = this.open[i] = this.high[i] = this.low[i] = prev;
     this.bid[i] = Math.max(inst.tickSize, prev - inst.tickSize);
     this.ask[i] = prev + inst.tickSize;
-    const w = 0.5 + ((mix32(this.seeds[i]!) >>> 8) / 16777216);
-    this.week52High[i] = roundToTick(prev * (1 + 2 * w), inst.tickSize);
-    this.week52Low[i] = Math.max(inst.tickSize, roundToTick(prev * (1 - w / 1.6), inst.tickSize));
+    this.optionRange(i, prev);
     this.setBand(i);
+  }
+
+  /** A 52-week range around `prev` drawn from the instrument's seed (no history to take it from). */
+  private plainRange(i: number, prev: number): void {
+    const tick = this.tick[i]!;
+    const w = 0.15 + 0.35 * ((mix32(this.seeds[i]!) >>> 8) / 16777216);
+    this.week52High[i] = roundToTick(prev * (1 + w), tick);
+    this.week52Low[i] = Math.max(tick, roundToTick(prev * (1 - w / 1.5), tick));
+  }
+
+  /** An option's (wider) range: options move by multiples, not percent. */
+  private optionRange(i: number, prev: number): void {
+    const tick = this.tick[i]!;
+    const w = 0.5 + ((mix32(this.seeds[i]!) >>> 8) / 16777216);
+    this.week52High[i] = roundToTick(prev * (1 + 2 * w), tick);
+    this.week52Low[i] = Math.max(tick, roundToTick(prev * (1 - w / 1.6), tick));
+  }
+
+  /**
+   * A linked contract at a session open: its previous close is its model value at the
+   * underlying's previous close at `closeTs` (a settlement price: a function of the underlying's
+   * path only), open interest back at its opening figure, range and band around that close.
+   */
+  private settleLinked(i: number, closeTs: number): void {
+    const u = this.underlyingOf[i]!;
+    const tick = this.tick[i]!;
+    const spot = this.prevClose[u]!;
+    const prev = Math.max(tick, roundToTick(this.linkedValue(i, spot, closeTs), tick));
+    this.prevClose[i] = this.fair[i] = this.ltp[i] = this.open[i] = this.high[i] = this.low[i] = prev;
+    this.offset[i] = 0;
+    this.oi[i] = this.baseOi[i]!;
+    this.bid[i] = Math.max(tick, prev - tick);
+    this.ask[i] = prev + tick;
+    this.bidQty[i] = this.askQty[i] = this.lot[i]!;
+    this.lastQty[i] = 0;
+    this.lastTs[i] = closeTs;
+    this.spotAtTick[i] = spot;
+    if (this.strike[i]! > 0) this.optionRange(i, prev);
+    else this.plainRange(i, prev);
+    this.setBand(i);
+  }
+
+  /** Puts instrument `i` where `st` says it stood at the open (the day figures start from its previous close). */
+  private restore(i: number, st: InstrumentOpenState): void {
+    const prev = st.prevClose;
+    this.prevClose[i] = this.fair[i] = this.ltp[i] = this.open[i] = this.high[i] = this.low[i] = prev;
+    this.week52High[i] = st.week52High;
+    this.week52Low[i] = st.week52Low;
+    this.oi[i] = st.oi;
+    this.bid[i] = st.bid;
+    this.ask[i] = st.ask;
+    this.bidQty[i] = st.bidQty;
+    this.askQty[i] = st.askQty;
+    this.lastQty[i] = st.lastQty;
+    this.lastTs[i] = st.lastTs;
+    this.spotAtTick[i] = st.spotAtTick;
+    this.setBand(i);
+  }
+
+  private captureOpen(): void {
+    const a = {} as Record<OpenField, Float64Array>;
+    for (const f of OPEN_FIELDS) a[f] = this[f].slice();
+    this.atOpen = a;
   }
 
   /** Model value of a linked derivative at underlying price `spot` and time `ts`; never below one tick. */

@@ -15,6 +15,15 @@ export function hashSeed(text: string, seed: number): number {
   return mix32(h);
 }
 
+/**
+ * The seed of an instrument's stream for the session opening at `sessionOpen` (epoch ms): a
+ * function of the instrument's seed and the session only, so a session's draws do not depend on
+ * how many were drawn before it (a model can start at any session without replaying the earlier ones).
+ */
+export function sessionStreamSeed(instrumentSeed: number, sessionOpen: number): number {
+  return mix32((instrumentSeed + Math.imul(Math.floor(sessionOpen / 60_000) | 0, 0x9e3779b1)) >>> 0);
+}
+
 /** A 32-bit avalanche (murmur3 finaliser). */
 export function mix32(x: number): number {
   x ^= x >>> 16;
@@ -38,6 +47,12 @@ export class RandomStreams {
     this.state = Uint32Array.from(seeds, (s) => s >>> 0 || 0x9e3779b9);
     this.spare = new Float64Array(seeds.length);
     this.hasSpare = new Uint8Array(seeds.length);
+  }
+
+  /** Restarts stream `i` from `seed` (a new session's stream: see `sessionStreamSeed`). */
+  reseed(i: number, seed: number): void {
+    this.state[i] = seed >>> 0 || 0x9e3779b9;
+    this.hasSpare[i] = 0;
   }
 
   /** 32 random bits (several small decisions can share one draw). */

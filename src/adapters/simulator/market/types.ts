@@ -44,6 +44,27 @@ export interface MarketInstrumentSpec {
    * that is handed out from another model, so the options priced off it here follow the same path.
    */
   readonly silent?: boolean;
+  /**
+   * Where the instrument stood at the open of the model's first session, when that is a later
+   * session of a run (`MarketModelOptions.resumeAfter`): read with `MarketModel.openState` from a
+   * model that played the sessions before, so this one starts there instead of replaying them.
+   */
+  readonly openState?: InstrumentOpenState;
+}
+
+/** An instrument's state at a session open, before its first tick of the session (paise, units, epoch ms). */
+export interface InstrumentOpenState {
+  readonly prevClose: number;
+  readonly week52High: number;
+  readonly week52Low: number;
+  readonly oi: number;
+  readonly bid: number;
+  readonly ask: number;
+  readonly bidQty: number;
+  readonly askQty: number;
+  readonly lastQty: number;
+  readonly lastTs: number;
+  readonly spotAtTick: number;
 }
 
 /** Model value of a derivative in paise at underlying price `spot` (paise) and time `ts` (epoch ms). */

@@ -7,10 +7,13 @@
  * Lazy: an instrument is modelled from the first time anyone looks at it (a subscribe, a quote,
  * an order, a candle request: `activate`), not up front for a universe of ~68,000 of which a run
  * touches a handful. Each activation builds a market model over the newly touched instruments,
- * started at the first session's open and caught up to now through every session rolled since.
- * Every instrument draws from its own random stream (seeded by the seed and its id) and is priced
- * off its own previous close, so its path is the same whenever, and alongside whichever others,
- * it was first touched. Catch-up ticks of today's session go to `onCatchUp` listeners (the minute
+ * started at the current session's open (where the models already holding them stood then; a
+ * contract priced off an underlying at its settlement off the underlying's close) and caught up
+ * to now. Every instrument draws from its own random stream, restarted each session from the
+ * seed, its id and the session, so its path is the same whenever, and alongside whichever
+ * others, it was first touched, and touching it costs today's session so far, not the run's age
+ * (only an instrument nobody has modelled that is not priced off another is played from the
+ * first session: its own path, no valuer). Catch-up ticks of today's session go to `onCatchUp` listeners (the minute
  * recorder, so today's candles are the path the quotes describe), never to the engine or clients.
  * Instruments given as `instruments` are modelled from the start (benchmarks).
  *
@@ -32,7 +35,7 @@ import type { Instrument } from '../../../core/instruments.js';
 import type { Logger } from '../../../core/log.js';
 import type { Paise } from '../../../core/money.js';
 import { istDate } from '../../../core/time.js';
-import { MarketModel, syntheticSpec, type MarketInstrumentSpec, type MarketQuote, type MarketTick, type LinkedMark, type ContractValuer } from '../market/index.js';
+import { MarketModel, syntheticSpec, type MarketInstrumentSpec, type MarketQuote, type MarketTick, type LinkedMark, type ContractValuer, type InstrumentOpenState } from '../market/index.js';
 import type { Depth } from '../matching/types.js';
 import type { MatchingEngine } from '../matching/index.js';
 
@@ -395,18 +398,72 @@ export class LiveMarket {
   }
 
   /**
-   * A model of `specs` played from the first session's open to `reach` (sessions before it to
-   * their close, that one up to `reach.ts`), handing that last session's ticks to `onToday`.
+   * A model of `specs` at `reach` (a session, and a time within it), handing that session's ticks
+   * to `onToday`. Its instruments start at that session's open: where the models already holding
+   * them stood then (`MarketModel.openState`); a linked contract modelled for the first time at
+   * its settlement off its underlying's close (what it would have opened at, had it been modelled
+   * all along: see `MarketModel.startSession`). Only an instrument nobody has modelled yet that is
+   * not priced off another is played from the first session's open (its own path, cheap: no
+   * valuer). So touching a contract or merging models costs the current session so far, whatever
+   * the age of the run.
    */
   private play(specs: readonly MarketInstrumentSpec[], reach: Reach, onToday: LiveTickListener | undefined): Held {
+    const shadows = new Set(specs.filter((x) => x.silent === true).map((x) => x.instrument.id));
+    if (reach.session === 0) return { model: this.replay(specs, reach, onToday), specs, shadows, reach, pinned: false };
+    const open = this.opens[reach.session]!;
+    const states = new Map<string, InstrumentOpenState>();
+    const unseen: MarketInstrumentSpec[] = [];
+    for (const sp of specs) {
+      const id = sp.instrument.id;
+      const st = this.openStateOf(id);
+      if (st) states.set(id, st);
+      else if (sp.underlying === undefined) unseen.push({ ...sp, silent: true });
+    }
+    if (unseen.length > 0) {
+      const before = this.replay(unseen, { session: reach.session - 1, ts: undefined }, undefined, true);
+      before.startSession(open);
+      for (const sp of unseen) states.set(sp.instrument.id, before.openState(sp.instrument.id));
+    }
+    const resumed = specs.map((sp) => {
+      const st = states.get(sp.instrument.id);
+      return st ? { ...sp, openState: st } : sp;
+    });
+    const model = new MarketModel(resumed, { seed: this.seed, sessionOpen: open, sessionLengthMs: this.sessionLengthMs, resumeAfter: this.opens[reach.session - 1]! + this.sessionLengthMs });
+    this.playSession(model, this.forcedOf(specs).filter((e) => e.ts >= open), reach.ts, onToday ?? discard);
+    return { model, specs, shadows, reach, pinned: false };
+  }
+
+  /** Where `id` stood at the current session's open in a model holding it (undefined: not modelled). */
+  private openStateOf(id: string): InstrumentOpenState | undefined {
+    const held = this.modelOf.get(id);
+    if (held) return held.model.openState(id);
+    for (const h of this.models) if (h.model.has(id)) return h.model.openState(id);
+    return undefined;
+  }
+
+  /** Plays today's session on `model` to `until` (undefined: not open yet), with the prices forced today. */
+  private playSession(model: MarketModel, forced: readonly { readonly code: string; readonly ts: number; readonly price: Paise }[], until: number | undefined, sink: LiveTickListener): void {
+    for (const e of forced) {
+      // One forced after the close (the session is over, the next not open) applies after its last tick.
+      if (until !== undefined) model.advanceEach(Math.min(e.ts, until), sink);
+      model.setPrice(e.code, e.price, e.ts);
+    }
+    if (until !== undefined) model.advanceEach(until, sink);
+  }
+
+  /**
+   * A model of `specs` played from the first session's open to `reach` (sessions before it to
+   * their close, that one up to `reach.ts`), handing that last session's ticks to `onToday`;
+   * `toClose`: `reach.session` is played to its close too.
+   */
+  private replay(specs: readonly MarketInstrumentSpec[], reach: Reach, onToday: LiveTickListener | undefined, toClose = false): MarketModel {
     const model = new MarketModel(specs, { seed: this.seed, sessionOpen: this.opens[0]!, sessionLengthMs: this.sessionLengthMs });
-    const discard = (): void => {};
     const forced = this.forcedOf(specs);
     let f = 0;
     for (let k = 0; k <= reach.session; k++) {
       const open = this.opens[k]!;
       if (k > 0) model.startSession(open);
-      const last = k === reach.session;
+      const last = k === reach.session && !toClose;
       const sink = last ? (onToday ?? discard) : discard;
       // Prices forced while this session was the model's (up to the next open), at the time they were.
       const end = last ? Infinity : this.opens[k + 1]!;
@@ -419,7 +476,7 @@ export class LiveMarket {
       if (!last) model.advanceEach(open + this.sessionLengthMs - 1, discard);
       else if (reach.ts !== undefined) model.advanceEach(reach.ts, sink);
     }
-    return { model, specs, shadows: new Set(specs.filter((x) => x.silent === true).map((x) => x.instrument.id)), reach, pinned: false };
+    return model;
   }
 
   /** Forced prices of the instruments in `specs`, in time order. */
@@ -480,6 +537,8 @@ function mergedSpecs(models: readonly Held[]): MarketInstrumentSpec[] {
   }
   return [...byId.values()];
 }
+
+const discard = (): void => {};
 
 function subscribe(list: LiveTickListener[], listener: LiveTickListener): () => void {
   list.push(listener);

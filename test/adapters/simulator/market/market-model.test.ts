@@ -272,6 +272,44 @@ describe('options linked to their underlying', () => {
     expect(model.linkedMark(NIFTY.id)).toBeUndefined();
   });
 
+  it('starts a later session where a model that played the days before stood at its open, linked contracts included', () => {
+    const valuer = (spot: number, ts: number): number => spot * 0.1 + ((ts - OPEN) / MINUTE_MS) * 10;
+    const base: MarketInstrumentSpec[] = [
+      syntheticSpec(equity(1), 7),
+      { instrument: NIFTY, prevClose: 2_400_000 },
+      { instrument: CE, prevClose: 250_000, underlying: NIFTY.id, valuer },
+      { ...syntheticSpec(FUT, 7), underlying: NIFTY.id, valuer: (spot) => spot * 1.01 },
+    ];
+    const nextOpen = istDateTime('2026-11-23', '09:15');
+    const thirdOpen = istDateTime('2026-11-24', '09:15');
+    // Played from day one: the option forced away from its model value on day one.
+    const full = new MarketModel(base, { seed: 3, sessionOpen: OPEN, tickIntervalMs: 5_000 });
+    full.advanceTo(OPEN + 60 * MINUTE_MS);
+    full.setPrice(CE.id, 400_000, OPEN + 60 * MINUTE_MS);
+    full.advanceTo(CLOSE - 1);
+    full.startSession(nextOpen);
+    // Started at day two from the plain instruments' open state; the contracts open at their settlement off the index.
+    const plain = new Set([equity(1).id, NIFTY.id]);
+    const resumed = new MarketModel(
+      base.map((sp) => (plain.has(sp.instrument.id) ? { ...sp, openState: full.openState(sp.instrument.id) } : sp)),
+      { seed: 3, sessionOpen: nextOpen, tickIntervalMs: 5_000, resumeAfter: CLOSE },
+    );
+    for (const sp of base) expect(resumed.quote(sp.instrument.id), sp.instrument.id).toEqual(full.quote(sp.instrument.id));
+    const a = full.advanceTo(nextOpen + 120 * MINUTE_MS);
+    const b = resumed.advanceTo(nextOpen + 120 * MINUTE_MS);
+    expect(b.length).toBeGreaterThan(1000);
+    expect(b).toEqual(a);
+    // The option's previous close is its value at the index's close, not its forced price.
+    expect(full.quote(CE.id).prevClose).toBe(Math.round(valuer(full.quote(NIFTY.id).prevClose, CLOSE) / CE.tickSize) * CE.tickSize);
+    // And on through another roll.
+    full.advanceTo(nextOpen + 375 * MINUTE_MS - 1);
+    resumed.advanceTo(nextOpen + 375 * MINUTE_MS - 1);
+    full.startSession(thirdOpen);
+    resumed.startSession(thirdOpen);
+    expect(resumed.advanceTo(thirdOpen + 30 * MINUTE_MS)).toEqual(full.advanceTo(thirdOpen + 30 * MINUTE_MS));
+    expect(() => new MarketModel(base, { seed: 3, sessionOpen: OPEN, resumeAfter: nextOpen })).toThrow(/resumeAfter/);
+  });
+
   it('refuses a link to a missing underlying or from a non-option', () => {
     expect(() => new MarketModel([{ instrument: CE, prevClose: 1, underlying: 'NIDX_99' }], { seed: 1, sessionOpen: OPEN })).toThrow(/NIDX_99 is not in the model/);
     expect(() => new MarketModel([{ instrument: NIFTY, prevClose: 100, underlying: CE.id }, { instrument: CE, prevClose: 1 }], { seed: 1, sessionOpen: OPEN })).toThrow(
