@@ -203,6 +203,7 @@ async function wsFanOut(): Promise<BenchResult[]> {
       return () => {};
     },
     onEvent: () => () => {},
+    onDropped: () => () => {},
   } as unknown as SimVenue;
   const clock = new VirtualClock(OPEN);
   const tokens = new TokenRegistry(clock);

@@ -103,6 +103,7 @@ interface Held {
 export class LiveMarket {
   private engine: MatchingEngine | undefined;
   private readonly listeners: LiveTickListener[] = [];
+  private readonly dropListeners: ((codes: readonly string[]) => void)[] = [];
   private readonly catchUpListeners: LiveTickListener[] = [];
   private readonly clock: Clock;
   private readonly calendar: MarketCalendar;
@@ -241,6 +242,18 @@ export class LiveMarket {
     return subscribe(this.listeners, listener);
   }
 
+  /**
+   * Contracts dropped from the market because they expired (at the first session open after
+   * their expiry date): no more ticks will come for them.
+   */
+  onDropped(listener: (codes: readonly string[]) => void): () => void {
+    this.dropListeners.push(listener);
+    return () => {
+      const i = this.dropListeners.indexOf(listener);
+      if (i >= 0) this.dropListeners.splice(i, 1);
+    };
+  }
+
   /** Ticks of today's session replayed for instruments modelled late (never sent to clients). */
   onCatchUp(listener: LiveTickListener): () => void {
     return subscribe(this.catchUpListeners, listener);
@@ -330,12 +343,53 @@ export class LiveMarket {
         h.model.startSession(next.open);
         h.reach = { session: this.opens.length - 1, ts: undefined };
       }
+      this.dropExpired(next.date);
       this.closed = false;
       this.log.info({ date: next.date }, 'session opened');
     }
   }
 
   // ------------------------------------------------------------------------------------------
+
+  /**
+   * Drops the contracts that expired before `date` (a session that just opened): their models
+   * are rebuilt at this open without them (and without the silent underlyings only they needed),
+   * their forced prices, specs and engagement go, and drop listeners are told (the WebSocket hub
+   * ends their subscriptions). So a strategy rolling to new weeklies for weeks holds this week's
+   * contracts, not every one it ever touched. The instrument of a contract the engine traded is
+   * kept (`instrumentOf`: its position outlives the listing).
+   */
+  private dropExpired(date: string): void {
+    const gone = new Set<string>();
+    for (const [id, inst] of this.instruments) if (inst.expiry !== undefined && inst.expiry < date && this.modelOf.has(id)) gone.add(id);
+    if (gone.size === 0) return;
+    const reach: Reach = { session: this.opens.length - 1, ts: undefined };
+    const rebuilt = new Map<Held, Held | undefined>();
+    for (const h of this.models) {
+      if (!h.specs.some((sp) => gone.has(sp.instrument.id))) continue;
+      const kept = h.specs.filter((sp) => !gone.has(sp.instrument.id));
+      const needed = new Set(kept.filter((sp) => sp.silent !== true && sp.underlying !== undefined).map((sp) => sp.underlying));
+      const specs = kept.filter((sp) => sp.silent !== true || needed.has(sp.instrument.id));
+      // Rebuilt at this open from where the old model stands (play reads the open states before the old one goes).
+      const next = specs.some((sp) => sp.silent !== true) ? this.play(specs, reach, undefined) : undefined;
+      if (next) next.pinned = h.pinned;
+      rebuilt.set(h, next);
+    }
+    const replace = (list: Held[]): Held[] => list.flatMap((h) => (rebuilt.has(h) ? (rebuilt.get(h) ? [rebuilt.get(h)!] : []) : [h]));
+    this.models = replace(this.models);
+    this.pending = replace(this.pending);
+    for (const h of rebuilt.values()) if (h) for (const sp of h.specs) if (sp.silent !== true) this.modelOf.set(sp.instrument.id, h);
+    for (const id of gone) {
+      this.modelOf.delete(id);
+      this.specById.delete(id);
+      this.forced.delete(id);
+      this.expected.delete(id);
+      if (!this.engaged.delete(id)) this.instruments.delete(id);
+    }
+    this.log.info({ date, dropped: gone.size, modelled: this.modelOf.size, models: this.models.length }, 'expired contracts dropped from the market');
+    const codes = [...gone];
+    for (const l of this.dropListeners) l(codes);
+  }
 
   /** A model of `instruments` from the first session's open, caught up to where the others are. */
   private addModel(instruments: readonly Instrument[]): void {

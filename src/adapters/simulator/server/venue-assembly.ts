@@ -206,6 +206,7 @@ export async function assembleVenue(o: VenueAssemblyOptions): Promise<AssembledV
       return { ok: true, price: t.ltp };
     },
     onTick: (listener: TickListener) => market.onTick(listener),
+    onDropped: (listener) => market.onDropped(listener),
     placeOrder: (req) => {
       market.engage(req.instrument);
       return engine.placeOrder(req);

@@ -67,6 +67,8 @@ export interface SimVenue {
   setPrice(scripCode: string, price: Paise): { ok: true; price: Paise } | { ok: false; message: string };
   /** Every market tick, after the matching engine has seen it. */
   onTick(listener: TickListener): () => void;
+  /** Instruments that stopped being quoted (contracts past their expiry, dropped at the next session's open). */
+  onDropped(listener: (scripCodes: readonly string[]) => void): () => void;
 
   placeOrder(req: PlaceOrderRequest): PlaceOrderResult;
   modifyOrder(orderId: string, req: ModifyOrderRequest): ModifyOrderResult;

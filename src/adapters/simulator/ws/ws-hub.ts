@@ -117,6 +117,7 @@ export class WsHub {
     this.wss = new WebSocketServer({ noServer: true, autoPong: false, perMessageDeflate: false, maxPayload: 1024 * 1024 });
     server.on('upgrade', this.onUpgrade);
     this.unsubscribers.push(deps.venue.onTick((q) => this.onTick(q)));
+    this.unsubscribers.push(deps.venue.onDropped((codes) => this.dropInstruments(codes)));
     this.unsubscribers.push(deps.venue.onEvent((e) => this.onVenueEvent(e)));
     this.unsubscribers.push(deps.tokens.onKilled((tokens, reason) => this.closeTokens(tokens, `access token ${reason}`)));
     this.heartbeat = setInterval(() => this.beat(), heartbeatMs);
@@ -258,6 +259,24 @@ export class WsHub {
     c.lastSent?.delete(code);
     if (set.size === 0) {
       this.byInstrument.delete(code);
+    }
+  }
+
+  /**
+   * Ends every subscription to instruments the market stopped quoting (expired contracts): no more
+   * ticks come for them, held ticks are discarded, and the slots count no more toward the
+   * per-connection limit. The spec says nothing of what the live service sends then; the
+   * simulator sends nothing (a later subscribe to the code is refused as unknown).
+   */
+  private dropInstruments(codes: readonly string[]): void {
+    for (const code of codes) {
+      const set = this.byInstrument.get(code);
+      if (!set) continue;
+      for (const c of [...set]) {
+        c.subs.delete(code);
+        c.held.delete(code);
+        this.unfollow(c, code);
+      }
     }
   }
 
