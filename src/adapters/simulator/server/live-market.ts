@@ -344,6 +344,7 @@ export class LiveMarket {
         h.reach = { session: this.opens.length - 1, ts: undefined };
       }
       this.dropExpired(next.date);
+      this.pruneForced(next.open);
       this.closed = false;
       this.log.info({ date: next.date }, 'session opened');
     }
@@ -389,6 +390,19 @@ export class LiveMarket {
     this.log.info({ date, dropped: gone.size, modelled: this.modelOf.size, models: this.models.length }, 'expired contracts dropped from the market');
     const codes = [...gone];
     for (const l of this.dropListeners) l(codes);
+  }
+
+  /**
+   * Forgets prices forced before `open`: every model now starts from the open states, which
+   * carry them (only instruments nobody modelled are replayed from the first session, and those
+   * have none), so the log holds one session at most.
+   */
+  private pruneForced(open: number): void {
+    for (const [code, log] of this.forced) {
+      const keep = log.filter((e) => e.ts >= open);
+      if (keep.length === 0) this.forced.delete(code);
+      else if (keep.length < log.length) this.forced.set(code, keep);
+    }
   }
 
   /** A model of `instruments` from the first session's open, caught up to where the others are. */

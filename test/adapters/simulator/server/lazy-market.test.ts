@@ -202,6 +202,32 @@ describe('lazy live market', () => {
     nextMorning.close();
   });
 
+  it('carries prices forced on the index and a stock two sessions back into an option first touched today', async () => {
+    const expiry = universe.currentExpiries('NIFTY').at(-1)!;
+    const option = universe.scripCodeOf(universe.contracts('NIFTY', expiry).find((k) => k.optionType === 'CE')!)!;
+    const index = universe.underlying('NIFTY')!.instrument.id;
+    let third = calendar.currentOrNextSession(istDateTime(DAY, '16:00'));
+    third = calendar.currentOrNextSession(third.close + 1);
+    const run = async (late: boolean) => {
+      const clock = new VirtualClock(OPEN);
+      const v = await venue(clock);
+      v.market.activate(late ? [index] : [index, option, a]);
+      clock.advanceTo(istDateTime(DAY, '11:00'));
+      v.market.step();
+      expect(v.setPrice(index, Math.round(v.market.last(index)!.ltp * 0.97))).toMatchObject({ ok: true });
+      expect(v.setPrice(a, Math.round(v.market.last(a)!.ltp * 1.05))).toMatchObject({ ok: true });
+      clock.advanceTo(third.open + 60 * 60_000);
+      v.market.activate([option, a]);
+      return v;
+    };
+    const early = await run(false);
+    const late = await run(true);
+    for (const code of [option, index, a]) expect(pathOf(late.market.last(code)), code).toEqual(pathOf(early.market.last(code)));
+    expect(late.market.last(option)!.ts).toBeGreaterThanOrEqual(third.open);
+    early.close();
+    late.close();
+  });
+
   it('starts in well under a second once the universe is built, modelling nothing up front', async () => {
     const clock = new VirtualClock(OPEN);
     await (await venue(clock)).close();
