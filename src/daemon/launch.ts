@@ -22,6 +22,7 @@ import { brokerSession } from './broker-session.js';
 import { PaperSchema, type DaemonConfig, type PaperConfig } from './config.js';
 import { Daemon, type DaemonMode } from './daemon.js';
 import { createDaemonEngine } from './engine-factory.js';
+import type { EngineHandle } from './parts.js';
 import { paceClock, type Pacer } from './pacer.js';
 
 export interface LaunchOptions {
@@ -50,6 +51,11 @@ export interface LaunchOptions {
   readonly latencySink?: (seconds: number) => void;
   /** Instrument master sources. Default equity + index (+ fno for live). */
   readonly sources?: readonly MasterSource[];
+  /**
+   * Called with the engine as soon as the daemon has built it, before it loads state or reconciles
+   * (tests and the bench observe the bus from its first event).
+   */
+  readonly onEngine?: (engine: EngineHandle) => void;
 }
 
 export interface Launched {
@@ -150,7 +156,13 @@ export async function launchDaemon(o: LaunchOptions): Promise<Launched> {
     session,
     strategies: lookup,
     knownStrategies: strategyNames,
-    createEngine: createDaemonEngine,
+    createEngine: o.onEngine
+      ? async (input) => {
+          const engine = await createDaemonEngine(input);
+          o.onEngine?.(engine);
+          return engine;
+        }
+      : createDaemonEngine,
     label,
     timeScale,
     marketOpen: (ts) => calendar.isOpen(ts),

@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +17,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RedisStore } from '../../src/adapters/redis/store.js';
 import { readRecording } from '../../src/daemon/recorder.js';
 import type { OrderSnapshot } from '../../src/core/events.js';
+import { createLogger } from '../../src/core/log.js';
 import { TEST_REDIS_URL, redisAvailable } from '../support/redis.js';
+import { watchServerRequests, type ServerRequest } from '../support/server-requests.js';
+import { WAIT_MS } from '../support/wait.js';
 import { BUY_N, compareWithBroker, seenOrders, startPaperHarness, until, type PaperHarness } from './support/paper-harness.js';
 
 const available = await redisAvailable();
@@ -39,16 +43,29 @@ describe.skipIf(!available)('daemon state across Redis and process failures (rea
   it('keeps trading through a Redis restart and re-persists what the server lost', async () => {
     const prefix = `test:daemon:${randomUUID()}:`;
     const store = new RedisStore({ url: TEST_REDIS_URL, prefix, retry: { baseMs: 10, maxMs: 100 } });
+    const said: string[] = [];
+    const log = createLogger({
+      level: 'info',
+      pretty: false,
+      destination: new Writable({
+        write(chunk: Buffer, _enc, done) {
+          for (const line of String(chunk).split('\n')) if (line) said.push((JSON.parse(line) as { msg: string }).msg);
+          done();
+        },
+      }),
+    });
     try {
-      const d = await h.daemon({ n: 8, store });
+      const d = await h.daemon({ n: 8, store, log });
       await until(() => seenOrders(d).filled >= 2, 'two fills before the restart');
       // A restart of an unpersisted server: our connection dies and every key is gone.
       await admin.client('KILL', 'ID', String(await store.clientId()));
       const keys = await admin.keys(`${prefix}*`);
       if (keys.length) await admin.del(...keys);
       await until(() => store.reconnectCount >= 1 && store.connectionState === 'ready', 'the store to reconnect');
-      await until(() => seenOrders(d).count >= 8 && seenOrders(d).open === 0, 'all orders done after the restart', 20_000);
-      await until(async () => (await store.entries('tags')).length >= 8, 'tags re-persisted', 5_000);
+      await until(() => seenOrders(d).count >= 8 && seenOrders(d).open === 0, 'all orders done after the restart');
+      // The daemon says when it has written back what the server lost; orders after that were journaled as placed.
+      await until(() => said.includes('daemon: state re-persisted after a store reconnect'), 'the daemon to re-persist its state');
+      await until(async () => (await store.entries('tags')).length >= 8, 'tags re-persisted');
       const tags = new Set((await store.entries('tags')).map(([k]) => k));
       for (const tag of d.stats.orders().keys()) expect(tags.has(tag)).toBe(true);
       const run = await store.get<number>('engine', 'run');
@@ -108,20 +125,27 @@ log: { level: info }
       return { child, port };
     };
 
-    // Writes take 400 ms to be answered: kill the daemon while some are on the wire.
-    await h.faults({ latency_ms: 400 });
-    const first = start();
-    await first.port;
-    await until(async () => (await h.requests()).some((e) => e.method === 'POST' && e.path === '/order'), 'an order write reaching the broker', 20_000);
-    await new Promise((r) => setTimeout(r, 150));
-    first.child.kill('SIGKILL');
-    await new Promise((r) => first.child.once('exit', r));
+    // Writes take 400 ms to be answered: kill the daemon the moment the broker receives an order
+    // write after an earlier one was answered, so one order is placed and known and one is on the wire.
+    const isPlace = (r: ServerRequest): boolean => r.method === 'POST' && r.path === '/order';
+    const writes = watchServerRequests();
+    try {
+      await h.faults({ latency_ms: 400 });
+      const first = start();
+      await first.port;
+      const onTheWire = await writes.next((r, before) => isPlace(r) && before.some((b) => isPlace(b) && b.done), 'an order write on the wire after one was answered', WAIT_MS);
+      first.child.kill('SIGKILL');
+      expect(onTheWire.done).toBe(false);
+      await new Promise((r) => first.child.once('exit', r));
+    } finally {
+      writes.close();
+    }
     await h.clearFaults();
 
     const second = start();
     const port = await second.port;
     const health = async (): Promise<{ reconciled: boolean }> => (await (await request(`http://127.0.0.1:${port}/health`)).body.json()) as { reconciled: boolean };
-    await until(async () => (await health()).reconciled, 'the restarted daemon to reconcile', 20_000);
+    await until(async () => (await health()).reconciled, 'the restarted daemon to reconcile');
     // Let the strategy finish its six orders and every order reach a final state at the broker.
     await until(
       async () => {
@@ -130,9 +154,14 @@ log: { level: info }
         return ours.length >= 6 && ours.every((o) => o.status === 'FILLED' || o.status === 'REJECTED' || o.status === 'CANCELLED');
       },
       'six orders done at the broker',
-      20_000,
     );
-    await new Promise((r) => setTimeout(r, 500));
+    // The restarted daemon has seen each of them finish (its recording says so) before it is stopped.
+    await until(async () => {
+      const final = (await h.brokerView()).orders.filter((o) => o.tag?.startsWith('tr'));
+      // A batch the recorder is appending right now is read on the next poll.
+      const recorded = await lastRecorded(join(dir, 'rec')).catch(() => new Map<string, OrderSnapshot>());
+      return final.every((b) => recorded.get(b.tag!)?.status === b.status && recorded.get(b.tag!)?.filledQty === (b.filledQty ?? 0));
+    }, 'the restarted daemon to record the final state of every order');
     second.child.kill('SIGTERM');
     await new Promise((r) => second.child.once('exit', r));
 
@@ -142,8 +171,7 @@ log: { level: info }
     expect(new Set(tags).size).toBe(tags.length);
     expect(tags.length).toBeGreaterThanOrEqual(6);
     // The daemon's last word on each order (from its recording) equals the broker's.
-    const last = new Map<string, OrderSnapshot>();
-    for await (const e of readRecording(join(dir, 'rec'))) if (e.type === 'order') last.set(e.order.tag, e.order);
+    const last = await lastRecorded(join(dir, 'rec'));
     for (const b of ours) {
       const mine = last.get(b.tag!);
       expect(mine, `daemon never saw ${b.tag}`).toBeDefined();
@@ -164,3 +192,10 @@ log: { level: info }
     }
   });
 });
+
+/** Each order's last state in a daemon's recording, by tag. */
+async function lastRecorded(dir: string): Promise<Map<string, OrderSnapshot>> {
+  const last = new Map<string, OrderSnapshot>();
+  for await (const e of readRecording(dir)) if (e.type === 'order') last.set(e.order.tag, e.order);
+  return last;
+}

@@ -17,7 +17,7 @@ afterEach(async () => {
 });
 
 async function settled(d: Awaited<ReturnType<PaperHarness['daemon']>>, n: number): Promise<ReturnType<typeof compareWithBroker>> {
-  await until(() => seenOrders(d).count >= n && seenOrders(d).open === 0, `${n} orders placed and done`, 20_000);
+  await until(() => seenOrders(d).count >= n && seenOrders(d).open === 0, `${n} orders placed and done`);
   let last: ReturnType<typeof compareWithBroker> | undefined;
   // The broker's records and the daemon's may be a moment apart: compare until they agree.
   await until(
@@ -26,7 +26,6 @@ async function settled(d: Awaited<ReturnType<PaperHarness['daemon']>>, n: number
       return last.problems.length === 0 && last.tags.length >= n;
     },
     'the daemon and the broker to agree',
-    10_000,
   ).catch(() => undefined);
   return last!;
 }
@@ -64,7 +63,10 @@ describe('paper daemon reliability (simulator faults)', () => {
     expect(await sendControl({ url, token, command: 'halt', reason: 'test' })).toMatchObject({ tradingState: 'halted' });
     await until(() => seenOrders(d).open === 0, 'the working order to finish');
     const atHalt = seenOrders(d).count;
-    await new Promise((r) => setTimeout(r, 500));
+    // Five seconds of market (500 ms of wall time at the old x10 pace), ticks arriving all along.
+    const ticks = d.stats.snapshot().ticks;
+    await h.elapse(5_000);
+    expect(d.stats.snapshot().ticks).toBeGreaterThan(ticks);
     expect(seenOrders(d).count).toBe(atHalt);
     expect(d.stats.snapshot().denials).toBeGreaterThan(0);
     expect(d.health.report()).toMatchObject({ status: 'degraded', tradingState: 'halted' });
@@ -77,18 +79,28 @@ describe('paper daemon reliability (simulator faults)', () => {
   });
 
   it('flattens at the configured session end, leaving the broker flat, then runs the daily reconcile', async () => {
-    // T0 is 10:00 IST; at x10 the 10:01 session end comes after ~6 s.
-    const d = await h.daemon({ n: 3, config: { shutdown: { onStop: 'cancel', atSessionEnd: 'flatten', sessionEnd: '10:01', timeoutSeconds: 20 } } });
-    await until(() => seenOrders(d).filled >= 3, 'three buys filled');
-    const closes: string[] = [];
+    // T0 is 10:00 IST; the session end is a minute of market time later. The bus is watched from
+    // the engine's first event, so the session end is seen however long the three buys take.
+    const closes: Array<{ detail: string; fillsBefore: number }> = [];
     const daily: string[] = [];
-    engineOf(d).bus.on('lifecycle', (e) => {
-      if (e.phase === 'session_close') closes.push(e.detail ?? '');
-      if (e.phase === 'reconciled' && e.detail?.startsWith('daily:')) daily.push(e.detail);
+    const fills = new Set<string>();
+    const d = await h.daemon({
+      n: 3,
+      config: { shutdown: { onStop: 'cancel', atSessionEnd: 'flatten', sessionEnd: '10:01', timeoutSeconds: 20 } },
+      observe: (e) => {
+        if (e.type === 'fill') fills.add(e.fillId);
+        if (e.type !== 'lifecycle') return;
+        if (e.phase === 'session_close') closes.push({ detail: e.detail ?? '', fillsBefore: fills.size });
+        // The daily reconcile also runs once at start; the one that counts follows the session end.
+        if (e.phase === 'reconciled' && e.detail?.startsWith('daily:') && closes.length > 0) daily.push(e.detail);
+      },
     });
-    await until(() => closes.length === 1 && engineOf(d).portfolio.netQty(h.instrument) === 0, 'the session-end flatten', 15_000);
+    await until(() => seenOrders(d).filled >= 3, 'three buys filled');
+    await until(() => closes.length === 1 && engineOf(d).portfolio.netQty(h.instrument) === 0, 'the session-end flatten');
+    // The three buys were done before the session end: the flatten sold them.
+    expect(closes[0]).toEqual({ detail: 'flatten', fillsBefore: 3 });
     // Today's orders are still in the broker's book: the reconcile keeps them all.
-    await until(() => daily.length === 1, 'the daily reconcile after the session end', 15_000);
+    await until(() => daily.length === 1, 'the daily reconcile after the session end');
     expect(daily[0]).toMatch(/^daily: journal 0 pruned, \d+ kept; 0 finished orders of earlier days forgotten$/);
     const r = await settled(d, 4);
     expect(r.problems).toEqual([]);
@@ -107,7 +119,8 @@ describe('paper daemon reliability (simulator faults)', () => {
     await h.faults({ ws_drop: true });
     await until(() => seenOrders(d).count >= 4, 'orders after the drop');
     await h.faults({ ws_stall: true });
-    await new Promise((r) => setTimeout(r, 300));
+    // Three seconds of market with the stream stalled (300 ms of wall time at the old x10 pace).
+    await h.elapse(3_000);
     await h.faults({ ws_stall: false });
     const r = await settled(d, 6);
     expect(r.problems).toEqual([]);
@@ -156,10 +169,12 @@ describe('paper daemon reliability (simulator faults)', () => {
   });
 
   it('survives a 429 storm when it sends faster than the broker allows', async () => {
-    // The broker allows 2 order calls a second; the daemon's own limiter is set far above that.
+    // The broker allows 3 order calls a second; the daemon's own limiter is set far above that and
+    // buy-n sends 9 at once on its first tick, then one a tick (two a second of market time): the
+    // broker refuses 6 of the burst, and the queue behind its Retry-After drains by one a second.
     await h.close();
-    h = await startPaperHarness({ speed: 10, rateLimits: { orders: { perSecond: 2 } } });
-    const d = await h.daemon({ n: 30, concurrent: 30, broker: { rateLimits: { orders: { perWindow: 200, windowMs: 1000 } } } });
+    h = await startPaperHarness({ speed: 10, rateLimits: { orders: { perSecond: 3 } } });
+    const d = await h.daemon({ n: 30, concurrent: 30, burst: 9, broker: { rateLimits: { orders: { perWindow: 200, windowMs: 1000 } } } });
     const r = await settled(d, 30);
     expect(r.problems).toEqual([]);
     expect(r.tags).toHaveLength(30);

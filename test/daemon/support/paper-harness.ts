@@ -1,6 +1,7 @@
 /**
- * Reliability-test harness: one simulator on loopback (small universe, a VirtualClock paced at
- * `speed` from wall time) that outlives daemon restarts, daemons launched against it over real
+ * Reliability-test harness: one simulator on loopback (small universe, a VirtualClock moved on in
+ * half-second steps whenever the daemon and simulator have settled, at most `speed` times wall
+ * time: test/support/drive.ts) that outlives daemon restarts, daemons launched against it over real
  * HTTP/WebSocket, the simulator's control API (faults, token revocation), and the broker's own view
  * of orders, trades and positions for comparison with the daemon's.
  */
@@ -23,8 +24,10 @@ import type { Engine } from '../../../src/core/bus/engine.js';
 import { DaemonConfigSchema, type DaemonConfigInput } from '../../../src/daemon/config.js';
 import type { Daemon } from '../../../src/daemon/daemon.js';
 import { launchDaemon } from '../../../src/daemon/launch.js';
-import { paceClock, type Pacer } from '../../../src/daemon/pacer.js';
 import { DaemonEngine } from '../../../src/daemon/engine-factory.js';
+import type { Event } from '../../../src/core/events.js';
+import { driveClock } from '../../support/drive.js';
+export { until } from '../../support/wait.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const BUY_N = join(here, '..', 'fixtures', 'buy-n.ts');
@@ -41,8 +44,13 @@ export interface PaperHarness {
   readonly sim: RunningSimulator;
   readonly clock: VirtualClock;
   readonly instrument: string;
-  /** Launches and starts a daemon with buy-n on the harness instrument. */
-  daemon(o: { n: number; concurrent?: number; store?: Store; config?: Partial<DaemonConfigInput>; broker?: Partial<BrokerConfigInput>; log?: Logger }): Promise<Daemon>;
+  /**
+   * Launches and starts a daemon with buy-n on the harness instrument; `observe` sees every bus
+   * event from the engine's first (before state is loaded and the session-end timer is set).
+   */
+  daemon(o: { n: number; concurrent?: number; burst?: number; store?: Store; config?: Partial<DaemonConfigInput>; broker?: Partial<BrokerConfigInput>; log?: Logger; observe?: (e: Event) => void }): Promise<Daemon>;
+  /** Waits until `ms` of market time have passed, each step settled (instead of sleeping in wall time). */
+  elapse(ms: number): Promise<void>;
   faults(patch: Record<string, unknown>): Promise<void>;
   clearFaults(): Promise<void>;
   control(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<unknown>;
@@ -53,6 +61,7 @@ export interface PaperHarness {
   close(): Promise<void>;
 }
 
+/** `speed`: the most market time may run ahead of wall time (and the daemons' `paper.speed`); default 10. */
 export async function startPaperHarness(o: { speed?: number; rateLimits?: SimulatorOptions['rateLimits'] } = {}): Promise<PaperHarness> {
   const clock = new VirtualClock(T0);
   const sim = await startSimulator({
@@ -61,7 +70,8 @@ export async function startPaperHarness(o: { speed?: number; rateLimits?: Simula
     venue: { nseEquities: 20, bseEquities: 0, tickIntervals: { cash: 500, futures: 60_000, options: 3_600_000 } },
     ...(o.rateLimits !== undefined ? { rateLimits: o.rateLimits } : {}),
   });
-  const pacer: Pacer = paceClock(clock, o.speed ?? 10);
+  const speed = o.speed ?? 10;
+  const driver = driveClock(clock, { maxSpeed: speed });
   const cr = sim.credentials;
   const viewer: Broker = createBroker(parseBrokerConfig({ baseUrl: sim.baseUrl, wsUrl: sim.wsUrl, accessToken: cr.access_token, apiKey: cr.api_key, mpin: cr.mpin, totpSecret: cr.totp_secret }), {
     clock,
@@ -90,7 +100,7 @@ export async function startPaperHarness(o: { speed?: number; rateLimits?: Simula
     instrument,
     async daemon(d) {
       const config = DaemonConfigSchema.parse({
-        strategies: [{ id: 'buyer', strategy: BUY_N, params: { instrument, n: d.n, concurrent: d.concurrent ?? 1 } }],
+        strategies: [{ id: 'buyer', strategy: BUY_N, params: { instrument, n: d.n, concurrent: d.concurrent ?? 1, burst: d.burst ?? 1 } }],
         store: 'memory',
         stateDir: mkdtempSync(join(tmpdir(), 'tarang-daemon-')),
         ops: { enabled: true, port: 0, token: 'test-token-0123456789abcdef' },
@@ -98,7 +108,7 @@ export async function startPaperHarness(o: { speed?: number; rateLimits?: Simula
         shutdown: { onStop: 'none', atSessionEnd: 'none' },
         statusIntervalMs: 0,
         checkpointSeconds: 0.2,
-        paper: { speed: pacer.speed },
+        paper: { speed },
         ...d.config,
       });
       const { daemon } = await launchDaemon({
@@ -111,11 +121,13 @@ export async function startPaperHarness(o: { speed?: number; rateLimits?: Simula
         sources: ['equity'],
         broker: { retry: { baseDelayMs: 20, maxDelayMs: 200 }, timeouts: { connectMs: 2000, requestMs: 3000, writeMs: 1000 }, ...d.broker },
         ...(d.store ? { store: d.store } : {}),
+        ...(d.observe ? { onEngine: (engine) => void engine.bus.onAny(d.observe!) } : {}),
       });
       daemons.push(daemon);
       await daemon.start();
       return daemon;
     },
+    elapse: (ms) => driver.elapse(ms),
     faults: async (patch) => void (await control('POST', '/sim/faults', patch)),
     clearFaults: async () => void (await control('DELETE', '/sim/faults')),
     control,
@@ -130,8 +142,8 @@ export async function startPaperHarness(o: { speed?: number; rateLimits?: Simula
     async close() {
       for (const d of daemons) await d.stop('harness closing', 'none').catch(() => {});
       await viewer.close();
+      driver.stop();
       await sim.close();
-      pacer.stop();
     },
   };
 }
@@ -141,16 +153,6 @@ export function engineOf(d: Daemon): Engine {
   const e = d.engineHandle;
   if (!(e instanceof DaemonEngine)) throw new Error('daemon has no engine (not started)');
   return e.engine;
-}
-
-/** Waits (real time) until `cond` holds, polling; fails with `what` after `timeoutMs`. */
-export async function until(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const end = performance.now() + timeoutMs;
-  while (performance.now() < end) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }
 
 /**
