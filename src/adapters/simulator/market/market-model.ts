@@ -297,9 +297,11 @@ export class MarketModel {
 
   /**
    * Starts the next session at `sessionOpen` (epoch ms), `lengthMs` long (default the model's
-   * session length; special sessions are shorter): today's last price becomes the previous close,
-   * the circuit band and day figures reset, and the first tick of each instrument (at the open)
-   * gaps by the overnight move.
+   * session length; special sessions are shorter): today's last price becomes the previous close
+   * (a linked contract's: its settlement off the underlying's close), the circuit band and day
+   * figures reset, each instrument's random stream restarts for the session, and the first tick
+   * of each instrument (at the open) gaps by the overnight move. The state at the open is kept
+   * (`openState`).
    */
   startSession(sessionOpen: number, lengthMs: number = this.options.sessionLengthMs): void {
     const previousClose = this.sessionOpen + this.sessionLength;
