@@ -246,7 +246,7 @@ async function measure(
     { metric: 'daemon heap after GC 10 s after the end', value: heapSettled, unit: 'MB', lowerIsBetter: true, note: `${(heapSettled - heapStart).toFixed(1)} MB above the start` },
     { metric: 'daemon heap growth per 100k ticks', value: ticks > 0 ? ((heapEnd - heapStart) / ticks) * 100_000 : NaN, unit: 'MB', lowerIsBetter: true },
     {
-      metric: 'simulator process heap + array buffers after GC (start / mid / end)',
+      metric: 'simulator heap + array buffers after GC (start/mid/end)',
       value: simEnd,
       unit: 'MB',
       lowerIsBetter: true,
