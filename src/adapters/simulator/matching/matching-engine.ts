@@ -575,6 +575,12 @@ export class MatchingEngine {
       this.dayOrders = this.dayOrders.filter((o) => this.orderMap.has(o.orderId) && !TERMINAL.has(o.phase));
       this.dayTrades = [];
       this.tradesByOrder.clear();
+      // Contracts past their expiry leave the book (a paper session running for weeks would
+      // otherwise keep every weekly it ever touched); one with a working order stays until it ends.
+      for (const [id, book] of this.books) {
+        const expiry = book.instrument.expiry;
+        if (expiry !== undefined && expiry < date && book.working.length === 0) this.books.delete(id);
+      }
     }
     this.sessionDate = date;
     this.sessionOpen = true;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VenueInputError, VenueNotFoundError, VenueOrderError } from '../../../../src/adapters/simulator/matching/index.js';
 import { CLOSE, NIFTY_FUT, RELIANCE, harness } from './fixtures.js';
+import { istDateTime } from '../../../../src/core/time.js';
 
 const R = RELIANCE.id;
 
@@ -303,5 +304,24 @@ describe('regular orders', () => {
       return { events: h.events, orders: h.engine.orders(), trades: h.engine.trades() };
     };
     expect(JSON.stringify(run())).toBe(JSON.stringify(run()));
+  });
+});
+
+describe('books of expired contracts', () => {
+  it('forgets the book of a contract at the first session after its expiry, keeping live ones', () => {
+    const h = harness();
+    const expiryClose = istDateTime('2026-11-26', '15:30');
+    h.tick(NIFTY_FUT.id, 2_410_000);
+    h.tick(RELIANCE.id, 142_650);
+    h.clock.advanceTo(expiryClose);
+    h.engine.expireSession();
+    h.engine.openSession(istDateTime('2026-11-26', '15:30') + 1);
+    // Still the expiry date: the contract keeps its book.
+    expect(h.engine.lastPrice(NIFTY_FUT.id)).toBe(2_410_000);
+    h.engine.expireSession();
+    h.clock.advanceTo(istDateTime('2026-11-27', '09:15'));
+    h.engine.openSession(h.clock.now());
+    expect(h.engine.lastPrice(NIFTY_FUT.id)).toBeUndefined();
+    expect(h.engine.lastPrice(RELIANCE.id)).toBe(142_650);
   });
 });
