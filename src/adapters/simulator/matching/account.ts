@@ -12,12 +12,14 @@
  * - Average-cost accounting: closing part of a position removes the same share of its cost.
  * - `rollDay()` (the engine calls it at the first session open of a new IST date) moves the
  *   ledger into `sod_balance`, clears the day's figures, and settles T1 holdings into DP.
+ * - `settle()` (the engine calls it after `rollDay()` at the first session after a contract's
+ *   expiry) closes a derivative position at its settlement price like a trade of that day.
  */
 import type { Product, Side } from '../../../core/enums.js';
 import type { Instrument, InstrumentLookup } from '../../../core/instruments.js';
 import { formatRupees, type Paise } from '../../../core/money.js';
 import { InvariantError } from '../../../core/errors.js';
-import { indianCharges, type ChargeCalculator } from './charges.js';
+import { indianCharges, indianSettlementCharges, noCharges, type ChargeCalculator } from './charges.js';
 import { MarginModel, type MarginModelOptions, type MarginParts } from './margin-model.js';
 import type { ChargeBreakdown, MarginQuery, SimFunds, SimHolding, SimMarginResult, SimPosition } from './types.js';
 
@@ -28,6 +30,24 @@ export interface VenueAccountOptions {
   readonly margin?: MarginModelOptions;
   /** Default: `indianCharges()`. Use `noCharges` for cost-free runs. */
   readonly charges?: ChargeCalculator;
+  /**
+   * Charges on a position settled at expiry (see `indianSettlementCharges`). Default: the Indian
+   * settlement charges when `charges` is not given either, none when it is (a run that set its own
+   * charges, e.g. `noCharges`, is not charged behind its back).
+   */
+  readonly settlementCharges?: ChargeCalculator;
+}
+
+/** A position closed by its contract's settlement at expiry. */
+export interface SettledPosition {
+  /** The side of the trade the settlement stands for: SELL closes a long, BUY a short. */
+  readonly side: Side;
+  readonly qty: number;
+  /** Realised by the settlement, before its charges, paise. */
+  readonly realizedPnl: Paise;
+  readonly charges: ChargeBreakdown;
+  /** The position after it (flat). */
+  readonly position: SimPosition;
 }
 
 /** Outcome of blocking margin for an order. */
@@ -75,6 +95,7 @@ export class VenueAccount {
   readonly marginModel: MarginModel;
   private readonly instruments: InstrumentLookup;
   private readonly charges: ChargeCalculator;
+  private readonly settlementCharges: ChargeCalculator;
   private sodBalance: Paise;
   private fundsAdded: Paise = 0;
   private fundsWithdrawn: Paise = 0;
@@ -100,6 +121,7 @@ export class VenueAccount {
     this.sodBalance = opening;
     this.marginModel = new MarginModel(options.margin);
     this.charges = options.charges ?? indianCharges();
+    this.settlementCharges = options.settlementCharges ?? (options.charges === undefined ? indianSettlementCharges() : noCharges);
   }
 
   // ------------------------------------------------------------------------------------------
@@ -286,44 +308,39 @@ export class VenueAccount {
     else this.fnoCharges += c.totalCharges;
 
     const p = this.positionFor(instrument, product);
-    const value = qty * price;
-    const signed = side === 'BUY' ? qty : -qty;
-    if (side === 'BUY') {
-      p.buyQty += qty;
-      p.buyValue += value;
-      p.dayBuyQty += qty;
-      p.dayBuyValue += value;
-    } else {
-      p.sellQty += qty;
-      p.sellValue += value;
-      p.daySellQty += qty;
-      p.daySellValue += value;
-    }
-    const net = p.netQty;
-    if (net === 0 || Math.sign(net) === Math.sign(signed)) {
-      p.openValue += signed * price;
-      p.netQty += signed;
-    } else {
-      const closing = Math.min(qty, Math.abs(net));
-      const removedCost = closing === Math.abs(net) ? p.openValue : Math.round((p.openValue * closing) / Math.abs(net));
-      // Long closed by a sell: proceeds - cost; short closed by a buy: cost (negative) + outlay.
-      const pnl = net > 0 ? closing * price - removedCost : -removedCost - closing * price;
-      p.realizedPnl += pnl;
-      this.realized += pnl;
-      p.openValue -= removedCost;
-      p.netQty += side === 'BUY' ? closing : -closing;
-      const rest = qty - closing;
-      if (rest > 0) {
-        p.openValue += (side === 'BUY' ? 1 : -1) * rest * price;
-        p.netQty += side === 'BUY' ? rest : -rest;
-      }
-    }
-    if (p.netQty === 0) p.openValue = 0;
-    if ((net === 0) !== (p.netQty === 0)) this.openCount += net === 0 ? 1 : -1;
-    p.lastPrice = price;
-    this.refreshPositionMargin(p);
+    this.bookTrade(p, side, qty, price);
     if (product === 'CNC' && instrument.kind === 'EQUITY') this.bookHolding(instrument, side, qty, price);
     return { position: positionSnapshot(p), charges: c.brokerage + c.totalCharges };
+  }
+
+  /**
+   * Closes a position at its contract's settlement price (expiry): booked as the trade that closes
+   * it (a SELL of a long, a BUY of a short, so the day's figures show it), realising P&L into the
+   * ledger and releasing the position's margin; settlement charges go to `fno_charges`. Undefined
+   * when there is no open position.
+   */
+  settle(instrument: Instrument, product: Product, price: Paise): SettledPosition | undefined {
+    const p = this.positionMap.get(key(instrument.id, product));
+    if (!p || p.netQty === 0) return undefined;
+    if (!Number.isSafeInteger(price) || price < 0) {
+      throw new InvariantError(`settlement price of ${instrument.id} must be a non-negative whole number of paise, got ${price}`, { instrument: instrument.id, price });
+    }
+    const side: Side = p.netQty > 0 ? 'SELL' : 'BUY';
+    const qty = Math.abs(p.netQty);
+    const charges = this.settlementCharges({ instrument, side, qty, price, product });
+    this.brokerage += charges.brokerage;
+    if (instrument.segment === 'EQUITY') this.eqCharges += charges.totalCharges;
+    else this.fnoCharges += charges.totalCharges;
+    const before = p.realizedPnl;
+    this.bookTrade(p, side, qty, price);
+    return { side, qty, realizedPnl: p.realizedPnl - before, charges, position: positionSnapshot(p) };
+  }
+
+  /** Open positions in contracts with an expiry (derivatives), in first-traded order. */
+  derivativePositions(): { readonly instrument: Instrument; readonly product: Product }[] {
+    const out: { instrument: Instrument; product: Product }[] = [];
+    for (const p of this.positionMap.values()) if (p.netQty !== 0 && p.instrument.expiry !== undefined) out.push({ instrument: p.instrument, product: p.product });
+    return out;
   }
 
   /** Latest price of an instrument, for unrealised P&L. Cheap when no position is held. */
@@ -416,6 +433,46 @@ export class VenueAccount {
       else this.byInstrument.set(instrument.id, [p]);
     }
     return p;
+  }
+
+  /** The position side of a trade (fill or settlement): quantities, average cost, realised P&L, margin. */
+  private bookTrade(p: PositionState, side: Side, qty: number, price: Paise): void {
+    const value = qty * price;
+    const signed = side === 'BUY' ? qty : -qty;
+    if (side === 'BUY') {
+      p.buyQty += qty;
+      p.buyValue += value;
+      p.dayBuyQty += qty;
+      p.dayBuyValue += value;
+    } else {
+      p.sellQty += qty;
+      p.sellValue += value;
+      p.daySellQty += qty;
+      p.daySellValue += value;
+    }
+    const net = p.netQty;
+    if (net === 0 || Math.sign(net) === Math.sign(signed)) {
+      p.openValue += signed * price;
+      p.netQty += signed;
+    } else {
+      const closing = Math.min(qty, Math.abs(net));
+      const removedCost = closing === Math.abs(net) ? p.openValue : Math.round((p.openValue * closing) / Math.abs(net));
+      // Long closed by a sell: proceeds - cost; short closed by a buy: cost (negative) + outlay.
+      const pnl = net > 0 ? closing * price - removedCost : -removedCost - closing * price;
+      p.realizedPnl += pnl;
+      this.realized += pnl;
+      p.openValue -= removedCost;
+      p.netQty += side === 'BUY' ? closing : -closing;
+      const rest = qty - closing;
+      if (rest > 0) {
+        p.openValue += (side === 'BUY' ? 1 : -1) * rest * price;
+        p.netQty += side === 'BUY' ? rest : -rest;
+      }
+    }
+    if (p.netQty === 0) p.openValue = 0;
+    if ((net === 0) !== (p.netQty === 0)) this.openCount += net === 0 ? 1 : -1;
+    p.lastPrice = price;
+    this.refreshPositionMargin(p);
   }
 
   private refreshPositionMargin(p: PositionState): void {

@@ -114,3 +114,25 @@ export function indianCharges(rates: IndianChargeRates = INDIAN_CHARGE_RATES): C
     };
   };
 }
+
+/**
+ * STT on an option exercised at expiry: 0.125% of the settlement (intrinsic) value, paid by the
+ * holder (Finance Act schedule, unchanged by the 2024 budget that raised the sale rates).
+ */
+export const STT_OPTIONS_EXERCISED = 0.00125;
+
+/**
+ * Charges on a position settled at expiry. `fill` describes the settlement as the trade that closes
+ * the position: `side` closes it, `price` is the settlement price per unit. Nothing trades on the
+ * exchange, so there is no brokerage, exchange fee, stamp duty, SEBI fee or GST: only STT on an
+ * in-the-money option the holder exercises (a long closed by the settlement, price > 0). Futures
+ * settling at expiry and short options assigned pay none; an option expiring worthless pays none.
+ */
+export function indianSettlementCharges(sttExercised: number = STT_OPTIONS_EXERCISED): ChargeCalculator {
+  return ({ instrument, side, qty, price }) => {
+    const exercised = (instrument.kind === 'OPTIDX' || instrument.kind === 'OPTSTK') && side === 'SELL' && price > 0;
+    if (!exercised) return ZERO_CHARGES;
+    const stt = Math.round(qty * price * sttExercised);
+    return { ...ZERO_CHARGES, stt, totalCharges: stt };
+  };
+}

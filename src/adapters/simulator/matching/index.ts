@@ -13,12 +13,12 @@
  * matchOnArrival: false })` with `new CandleDriver(engine, { bothTouched: 'pessimistic' })`.
  */
 export { MatchingEngine } from './matching-engine.js';
-export { VenueAccount, type VenueAccountOptions, type Reservation } from './account.js';
+export { VenueAccount, type VenueAccountOptions, type Reservation, type SettledPosition } from './account.js';
 export { CandleDriver, candlePath, nearerExtremeFirst, BothTouchedRule, type CandleDriverOptions, type CandleInput, type PathPoint } from './candle-driver.js';
 export { checkSmartLegBounds, smartEntryPrice, type SmartLegBoundsInput } from './smart-leg-bounds.js';
 export { normaliseRemarks, MAX_REMARKS_LENGTH, RESERVED_REMARKS } from './remarks.js';
 export { MarginModel, MarginModelOptionsSchema, type MarginModelOptions, type MarginParts, type MarginRates } from './margin-model.js';
-export { indianCharges, noCharges, INDIAN_CHARGE_RATES, ZERO_CHARGES, type ChargeCalculator, type ChargeInput, type IndianChargeRates } from './charges.js';
+export { indianCharges, indianSettlementCharges, STT_OPTIONS_EXERCISED, noCharges, INDIAN_CHARGE_RATES, ZERO_CHARGES, type ChargeCalculator, type ChargeInput, type IndianChargeRates } from './charges.js';
 export { VenueStatus, SmartStatus, normaliseVenueStatus, isVenueStatus } from './venue-status.js';
 export { VenueInputError, VenueOrderError, VenueNotFoundError, VenueErrorType, isVenueError, type VenueError } from './errors.js';
 export { TslMode, MatchingEngineSettingsSchema, type MatchingEngineOptions, type MatchingEngineSettings, type ResolvedSettings } from './options.js';

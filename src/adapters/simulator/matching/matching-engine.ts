@@ -16,6 +16,12 @@
  * - With `matchOnArrival: false` (backtests) nothing fills before the next market update, and no
  *   order ever fills on an update older than the order (no look-ahead).
  *
+ * Expiry (cash settlement, as NSE settles index derivatives): at `expireSession` of a contract's
+ * expiry date the underlying's price S is taken (`underlyingClose`); at the first `openSession` of
+ * a later date, after the day roll, every open position in a contract past its expiry is closed at
+ * its settlement price (future: S; call: max(0, S - K); put: max(0, K - S)) as the day's trade
+ * that closes it (`settlements()`, a `position` event), and orders still working in it expire.
+ *
  * Listeners hear `order`, `fill`, `position` and `smart` events synchronously, after the state
  * change that caused them is complete, in the order they happened (a listener may call back into
  * the engine; its events queue behind the current ones).
@@ -46,6 +52,7 @@ import type {
   SimListener,
   SimMarginResult,
   SimOrder,
+  SimSettlement,
   SimTrade,
   SmartLeg,
   SmartOrderRecord,
@@ -76,12 +83,17 @@ export class MatchingEngine {
   private fillSeq = 0;
   private sessionOpen: boolean;
   private sessionDate: string | undefined;
+  private readonly underlyingClose: ((contract: Instrument) => Paise | undefined) | undefined;
+  /** S of contracts whose expiry session has closed, until they settle at the next date's open. */
+  private readonly expiryCloses = new Map<string, Paise>();
+  private daySettlements: SimSettlement[] = [];
 
   constructor(options: MatchingEngineOptions) {
     this.settings = resolveSettings(options);
     this.instruments = options.instruments;
     this.clock = options.clock;
     this.depthProvider = options.depth;
+    this.underlyingClose = options.underlyingClose;
     this.account = options.account ?? new VenueAccount({ ...(options.accountOptions ?? {}), instruments: options.instruments });
     this.sessionOpen = this.settings.sessionOpen;
     if (this.sessionOpen) this.sessionDate = istDate(this.clock.now());
@@ -123,6 +135,11 @@ export class MatchingEngine {
   trades(orderId?: string): SimTrade[] {
     if (orderId !== undefined) return [...(this.tradesByOrder.get(orderId) ?? [])];
     return [...this.dayTrades];
+  }
+
+  /** Positions settled at expiry at this day's open (see the file comment). */
+  settlements(): SimSettlement[] {
+    return [...this.daySettlements];
   }
 
   getSmartOrder(orderId: string): SmartOrderRecord | undefined {
@@ -575,6 +592,8 @@ export class MatchingEngine {
       this.dayOrders = this.dayOrders.filter((o) => this.orderMap.has(o.orderId) && !TERMINAL.has(o.phase));
       this.dayTrades = [];
       this.tradesByOrder.clear();
+      this.daySettlements = [];
+      this.settleExpired(date, ts);
       // Contracts past their expiry leave the book (a paper session running for weeks would
       // otherwise keep every weekly it ever touched); one with a working order stays until it ends.
       for (const [id, book] of this.books) {
@@ -588,6 +607,10 @@ export class MatchingEngine {
     this.amoQueue = [];
     for (const o of amos) {
       if (o.phase !== Phase.QUEUED) continue;
+      if (o.instrument.expiry !== undefined && o.instrument.expiry < date) {
+        this.finish(o, Phase.EXPIRED, CONTRACT_EXPIRED, ts);
+        continue;
+      }
       o.phase = o.requestedOrderType === 'STOP_LOSS' ? Phase.TRIGGER : Phase.WORKING;
       o.fresh = true;
       o.updatedAt = ts;
@@ -618,8 +641,69 @@ export class MatchingEngine {
       smart.status = SmartStatus.EXPIRED;
       this.emitSmart(smart, ts);
     }
+    this.takeExpiryCloses(this.sessionDate ?? istDate(ts));
     this.sessionOpen = false;
     this.flush();
+  }
+
+  /** S of every open position's contract expiring on `date` (or before, not yet taken), at this close. */
+  private takeExpiryCloses(date: string): void {
+    const ask = this.underlyingClose;
+    if (!ask) return;
+    for (const { instrument } of this.account.derivativePositions()) {
+      if (instrument.expiry! > date || this.expiryCloses.has(instrument.id)) continue;
+      const s = ask(instrument);
+      if (s !== undefined && Number.isFinite(s) && s > 0) this.expiryCloses.set(instrument.id, Math.round(s));
+    }
+  }
+
+  /**
+   * First open of `date`, after the day roll: orders still working in contracts past their expiry
+   * expire (no more prices will come for them), and open positions in them are closed at their
+   * settlement price, realising P&L and releasing margin.
+   */
+  private settleExpired(date: string, ts: number): void {
+    for (const book of this.books.values()) {
+      const expiry = book.instrument.expiry;
+      if (expiry === undefined || expiry >= date || book.working.length === 0) continue;
+      for (const o of [...book.working]) {
+        if (TERMINAL.has(o.phase)) continue;
+        const smart = o.smart;
+        if (!smart) {
+          this.finish(o, Phase.EXPIRED, CONTRACT_EXPIRED, ts);
+          continue;
+        }
+        for (const x of [smart.entry, smart.stopLoss, smart.target]) if (x && !TERMINAL.has(x.phase)) this.finish(x, Phase.EXPIRED, CONTRACT_EXPIRED, ts);
+        smart.status = SmartStatus.EXPIRED;
+        this.emitSmart(smart, ts);
+      }
+    }
+    for (const { instrument, product } of this.account.derivativePositions()) {
+      const expiry = instrument.expiry!;
+      if (expiry >= date) continue;
+      const s = this.expiryCloses.get(instrument.id);
+      const own = this.books.get(instrument.id)?.ltp ?? this.account.position(instrument.id, product)?.lastPrice ?? 0;
+      const price = s === undefined ? own : settlementValue(instrument, s);
+      const done = this.account.settle(instrument, product, price);
+      if (!done) continue;
+      this.daySettlements.push({
+        instrument: instrument.id,
+        securityId: instrument.securityId,
+        tradingSymbol: instrument.tradingSymbol,
+        product,
+        expiry,
+        side: done.side,
+        qty: done.qty,
+        settlementPrice: price,
+        ...(s !== undefined ? { underlyingPrice: s } : {}),
+        basis: s === undefined ? 'contract-last-price' : 'underlying-close',
+        realizedPnl: done.realizedPnl,
+        charges: done.charges.brokerage + done.charges.totalCharges,
+        ts,
+      });
+      if (this.listeners.length > 0) this.queue.push({ type: 'position', ts, position: done.position });
+    }
+    this.expiryCloses.clear();
   }
 
   // ------------------------------------------------------------------------------------------
@@ -1244,4 +1328,13 @@ function checkOneOf(field: string, value: unknown, allowed: readonly string[]): 
   if (typeof value !== 'string' || !allowed.includes(value)) {
     throw new VenueInputError(`${field}: expected one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`, { field, value });
   }
+}
+
+const CONTRACT_EXPIRED = 'Contract expired';
+
+/** Settlement price per unit off the underlying's S: a future at S, an option at its intrinsic value. */
+function settlementValue(i: Instrument, s: Paise): Paise {
+  const k = i.strike;
+  if (k === undefined || (i.optionType !== 'CE' && i.optionType !== 'PE')) return s;
+  return Math.max(0, i.optionType === 'CE' ? s - k : k - s);
 }

@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import type { Clock } from '../../../core/clock.js';
 import { ConfigError } from '../../../core/errors.js';
-import type { InstrumentLookup } from '../../../core/instruments.js';
+import type { Instrument, InstrumentLookup } from '../../../core/instruments.js';
+import type { Paise } from '../../../core/money.js';
 import type { Depth } from './types.js';
 import type { VenueAccount, VenueAccountOptions } from './account.js';
 
@@ -51,6 +52,12 @@ export interface MatchingEngineOptions extends MatchingEngineSettings {
    * Used to walk the book for marketable arrivals when the last update carried no depth.
    */
   readonly depth?: (instrument: string) => Depth | undefined;
+  /**
+   * The underlying's price (S) of a derivative whose expiry session is closing now, asked once per
+   * open position at `expireSession` of the expiry date: positions are settled off it at the first
+   * session of a later date. Undefined (or no answer): the contract settles at its own last price.
+   */
+  readonly underlyingClose?: (contract: Instrument) => Paise | undefined;
 }
 
 export function resolveSettings(options: MatchingEngineSettings): ResolvedSettings {

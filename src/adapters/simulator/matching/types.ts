@@ -219,6 +219,35 @@ export interface SmartOrderRecord {
 }
 
 /** Position per (instrument, product), wire-gaps "Positions". */
+/**
+ * A position closed by its contract's settlement at expiry (the first session after the expiry
+ * date): futures at the final settlement price, options at intrinsic value.
+ */
+export interface SimSettlement {
+  readonly instrument: string;
+  readonly securityId: string;
+  readonly tradingSymbol: string;
+  readonly product: Product;
+  readonly expiry: string;
+  /** The trade the settlement stands for: SELL closed a long, BUY a short. */
+  readonly side: Side;
+  readonly qty: number;
+  /** Per unit, paise: S for a future, max(0, S - K) for a call, max(0, K - S) for a put. */
+  readonly settlementPrice: Paise;
+  /** S: the underlying's last price at the close of the expiry session (absent when not known). */
+  readonly underlyingPrice?: Paise;
+  /**
+   * `underlying-close`: priced off S. `contract-last-price`: S was not known (a contract not
+   * priced off an underlying), so the contract settled at its own last price.
+   */
+  readonly basis: 'underlying-close' | 'contract-last-price';
+  /** Realised by the settlement, before charges, paise. */
+  readonly realizedPnl: Paise;
+  /** STT on an exercised option; 0 otherwise. */
+  readonly charges: Paise;
+  readonly ts: number;
+}
+
 export interface SimPosition {
   readonly instrument: string;
   readonly securityId: string;

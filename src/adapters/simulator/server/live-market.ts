@@ -284,6 +284,16 @@ export class LiveMarket {
     return this.modelOf.get(code)?.model.linkedMark(code);
   }
 
+  /**
+   * The underlying's last price in the model pricing `contract` (its S at expiry when asked at the
+   * expiry session's close); undefined when the contract is not modelled or not priced off an underlying.
+   */
+  underlyingPrice(contract: string): Paise | undefined {
+    const underlying = this.specById.get(contract)?.underlying;
+    if (underlying === undefined) return undefined;
+    return this.modelOf.get(contract)?.model.lastPrice(underlying);
+  }
+
   /** The current quote of `code`, modelling it first if needed; undefined when unknown. */
   quote(code: string): MarketQuote | undefined {
     this.activate([code]);

@@ -152,6 +152,8 @@ export async function assembleVenue(o: VenueAssemblyOptions): Promise<AssembledV
     tsl: o.tsl,
     sessionOpen: o.calendar.isOpen(now),
     depth: (id) => market.depth(id),
+    // Asked at the close of a contract's expiry session: S for its cash settlement at the next open.
+    underlyingClose: (contract) => market.underlyingPrice(contract.id),
     ...(o.account ? { accountOptions: o.account } : {}),
   });
   market.start(engine);
