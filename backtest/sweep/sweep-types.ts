@@ -26,7 +26,7 @@ export type SweepReply =
   | { readonly index: number; readonly metrics: Record<string, unknown>; readonly finalEquity: number; readonly error?: undefined }
   | { readonly index: number; readonly error: string; readonly metrics?: undefined };
 
-/** What a worker is started with (once: the candle columns are SharedArrayBuffer views). */
+/** One sweep's work for a worker (the candle columns are SharedArrayBuffer views: not copied). */
 export interface SweepWorkerData {
   readonly job: SweepJob;
   readonly grid: readonly SweepParams[];
@@ -40,11 +40,20 @@ export interface SweepWorkerData {
   readonly lane: number;
 }
 
+/** From the pool to a worker: run this sweep's claims. A worker runs one job at a time. */
+export interface SweepWorkerCommand {
+  readonly kind: 'job';
+  readonly data: SweepWorkerData;
+}
+
 export type SweepWorkerMessage =
   /**
-   * Modules loaded, about to claim: `at` is epoch milliseconds (timeOrigin + now), `cpuMs` the
-   * thread's CPU time so far (start-up), when the platform tells (thread-cpu.ts).
+   * Job received, about to claim: `at` is epoch milliseconds (timeOrigin + now); `cpuMs`, on a
+   * worker's first job only, the thread's CPU time so far (its start-up), when the platform
+   * tells (thread-cpu.ts).
    */
   | { readonly kind: 'ready'; readonly at: number; readonly cpuMs?: number }
   /** `cpuMs`: the thread's CPU time for this combination. */
-  | { readonly kind: 'row'; readonly reply: SweepReply; readonly cpuMs?: number };
+  | { readonly kind: 'row'; readonly reply: SweepReply; readonly cpuMs?: number }
+  /** No combination left to claim: the worker is free for another sweep. */
+  | { readonly kind: 'end' };

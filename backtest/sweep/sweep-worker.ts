@@ -1,25 +1,40 @@
 /**
- * A sweep worker (worker_threads): started once per sweep with the job (candle columns in shared
- * memory, so nothing is copied), the grid and the shared claim table; it claims combinations one
- * at a time until none is left, answering each with its metrics, then exits.
+ * A sweep worker (worker_threads), kept by the pool (sweep-pool.ts) between sweeps so a second
+ * sweep in the same process finds it loaded and its code already optimised. For each job (the
+ * candle columns in shared memory, the grid, the shared claim table) it claims combinations one
+ * at a time until none is left, answering each with its metrics, then says `end`.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { claimNext } from './sweep-claims.js';
 import { comboRunner } from './sweep-combo.js';
-import type { SweepWorkerData, SweepWorkerMessage } from './sweep-types.js';
+import type { SweepWorkerCommand, SweepWorkerData, SweepWorkerMessage } from './sweep-types.js';
 import { threadCpuMs } from './thread-cpu.js';
 
-const data = workerData as SweepWorkerData;
 const port = parentPort!;
-const run = comboRunner(data.job);
 const send = (m: SweepWorkerMessage): void => port.postMessage(m);
+let first = true;
+let chain: Promise<void> = Promise.resolve();
 
-const ready = threadCpuMs();
-send({ kind: 'ready', at: performance.timeOrigin + performance.now(), ...(ready !== undefined ? { cpuMs: ready } : {}) });
-for (let i = claimNext(data.claims, data.lane); i >= 0; i = claimNext(data.claims, data.lane)) {
-  const c0 = threadCpuMs();
-  const reply = await run({ index: i, params: data.grid[i]! });
-  const c1 = threadCpuMs();
-  send({ kind: 'row', reply, ...(c0 !== undefined && c1 !== undefined ? { cpuMs: c1 - c0 } : {}) });
+async function runJob(data: SweepWorkerData): Promise<void> {
+  const run = comboRunner(data.job);
+  const startCpu = first ? threadCpuMs() : undefined;
+  first = false;
+  send({ kind: 'ready', at: performance.timeOrigin + performance.now(), ...(startCpu !== undefined ? { cpuMs: startCpu } : {}) });
+  for (let i = claimNext(data.claims, data.lane); i >= 0; i = claimNext(data.claims, data.lane)) {
+    const c0 = threadCpuMs();
+    const reply = await run({ index: i, params: data.grid[i]! });
+    const c1 = threadCpuMs();
+    send({ kind: 'row', reply, ...(c0 !== undefined && c1 !== undefined ? { cpuMs: c1 - c0 } : {}) });
+  }
+  send({ kind: 'end' });
 }
-// Nothing keeps the thread alive now (no message listener): it exits once the answers are out.
+
+port.on('message', (m: SweepWorkerCommand) => {
+  chain = chain.then(() => runJob(m.data)).catch((e: unknown) => {
+    // A job that cannot start (e.g. an unknown strategy) ends the worker with the error: the pool
+    // sees it exit and the sweep re-runs its claims on the main thread, which reports it.
+    process.nextTick(() => {
+      throw e;
+    });
+  });
+});

@@ -1,24 +1,27 @@
 /**
- * Parameter sweeps on all cores: the main thread is one lane and worker_threads are the others.
- * Every lane claims the next combination from one shared counter as soon as it is free (work
- * stealing without messages: lanes finish within one combination of each other), and the workers
- * read the candles from shared memory, given to each once. Results are kept by combination number
+ * Parameter sweeps on all cores: the main thread is one lane and worker_threads are the others
+ * (kept warm between sweeps of one process by sweep-pool.ts). Every lane claims the next
+ * combination from one shared counter as soon as it is free (work stealing without messages:
+ * lanes finish within one combination of each other), and the workers read the candles from
+ * shared memory, given to each once per sweep. Results are kept by combination number
  * and ranked with the combination number as the tie-break, so the rows are identical for the same
  * input whatever the scheduling and the number of lanes.
  */
 import { availableParallelism } from 'node:os';
 import { setImmediate as turn } from 'node:timers/promises';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { ConfigError, describeError } from '../../src/core/errors.js';
 import type { CandleSeries } from '../data/candle-series.js';
 import { claimNext, claimTable, claimedBy, closeClaims } from './sweep-claims.js';
 import { comboRunner, type ComboRunner } from './sweep-combo.js';
 import { rankRows, type RankMetric, type SweepRow } from './sweep-rank.js';
-import type { SweepJob, SweepParams, SweepReply, SweepWorkerData, SweepWorkerMessage } from './sweep-types.js';
+import { returnWorker, takeWorker } from './sweep-pool.js';
+import type { SweepJob, SweepParams, SweepReply, SweepWorkerCommand, SweepWorkerMessage } from './sweep-types.js';
 import { threadCpuMs } from './thread-cpu.js';
 import { workerEntry, type WorkerEntry, type WorkerLoad } from './worker-entry.js';
 
 export { RANK_METRICS, isRankMetric, rankRows, type RankMetric, type SweepRow } from './sweep-rank.js';
+export { closeSweepPool } from './sweep-pool.js';
 
 export interface SweepOptions {
   readonly job: SweepJob;
@@ -48,6 +51,8 @@ export interface SweepLaneStats {
   comboCpuMs?: number;
   /** Why a worker lane stopped early (its unanswered combinations were re-run on the main thread). */
   error?: string;
+  /** The worker came from the pool, loaded and optimised by an earlier sweep (sweep-pool.ts). */
+  warm?: boolean;
 }
 
 export interface SweepStats {
@@ -97,17 +102,17 @@ export async function sweep(o: SweepOptions): Promise<SweepResult> {
   const lanes = Math.max(1, Math.min(o.workers ?? availableParallelism(), total));
   const mainLane = o.mainLane ?? true;
   const workerCount = mainLane ? lanes - 1 : lanes;
-  const job: SweepJob = workerCount > 0 ? { ...o.job, series: shareSeries(o.job.series) } : o.job;
+  const shared: SweepJob = workerCount > 0 ? { ...o.job, series: shareSeries(o.job.series) } : o.job;
   const claims = claimTable(total);
   const rows: SweepRow[] = o.grid.map((params, index) => ({ index, params }));
   const answered = new Uint8Array(total);
   const laneStats: SweepLaneStats[] = [];
-  const workers: Worker[] = [];
   let entry: WorkerEntry | undefined;
   let done = 0;
   let alive = 0;
   let started = false;
   let stopped = false;
+  let failed = false;
 
   let resolve!: () => void;
   let reject!: (e: unknown) => void;
@@ -116,6 +121,7 @@ export async function sweep(o: SweepOptions): Promise<SweepResult> {
     reject = rej;
   });
   const fail = (e: unknown): void => {
+    failed = true;
     stopped = true;
     closeClaims(claims);
     reject(e);
@@ -147,7 +153,7 @@ export async function sweep(o: SweepOptions): Promise<SweepResult> {
         if (stopped) break;
         const i = retry.shift() ?? (mainLane || (started && alive === 0) ? claimNext(claims, 0) : -1);
         if (i < 0) break;
-        run ??= comboRunner(job);
+        run ??= comboRunner(shared);
         const c0 = threadCpuMs();
         const reply = await run({ index: i, params: o.grid[i]! });
         const c1 = threadCpuMs();
@@ -161,35 +167,54 @@ export async function sweep(o: SweepOptions): Promise<SweepResult> {
     }
   };
 
+  const lanesLeft: Array<{ readonly worker: Worker; over: boolean }> = [];
   const start = (e: WorkerEntry): void => {
     if (stopped) return;
     entry = e;
     started = true;
     for (let k = 1; k <= workerCount; k++) {
-      const stats: SweepLaneStats = { lane: k, thread: 'worker', combos: 0 };
+      const { worker: w, warm } = takeWorker(e);
+      const stats: SweepLaneStats = { lane: k, thread: 'worker', combos: 0, warm };
       laneStats.push(stats);
-      const data: SweepWorkerData = { job, grid: o.grid, claims, lane: k };
-      const w = 'url' in e.spec ? new Worker(e.spec.url, { workerData: data }) : new Worker(e.spec.code, { eval: true, workerData: data });
-      workers.push(w);
+      const lane = { worker: w, over: false };
+      lanesLeft.push(lane);
       alive++;
-      w.on('message', (m: SweepWorkerMessage) => {
-        if (m.kind === 'row') settle(m.reply, stats, m.cpuMs);
-        else {
-          stats.readyMs = m.at - t0;
-          if (m.cpuMs !== undefined) stats.startCpuMs = m.cpuMs;
-        }
-      });
-      w.on('error', (err) => {
-        stats.error = describeError(err);
-      });
-      w.on('exit', (code) => {
+      // The lane is over when its worker says `end` or exits: what it claimed and did not answer
+      // (only if it died) runs on the main lane, so nothing is lost with a worker.
+      const leave = (): void => {
+        if (lane.over) return;
+        lane.over = true;
         alive--;
-        // Code 1 after the sweep ended is terminate() stopping a worker that had nothing left.
-        if (code !== 0 && !stopped) stats.error ??= `exited with code ${code}`;
-        // Nothing is lost with a worker: what it claimed and did not answer runs on the main lane.
+        w.off('message', onMessage);
+        w.off('error', onError);
+        w.off('exit', onExit);
         retry.push(...claimedBy(claims, k, (i) => answered[i] === 1));
         if (!stopped && done < total) mainLoop().catch(fail);
-      });
+      };
+      const onMessage = (m: SweepWorkerMessage): void => {
+        if (m.kind === 'row') settle(m.reply, stats, m.cpuMs);
+        else if (m.kind === 'ready') {
+          stats.readyMs = m.at - t0;
+          if (m.cpuMs !== undefined) stats.startCpuMs = m.cpuMs;
+        } else {
+          leave();
+          if (failed) void w.terminate();
+          else returnWorker(w, e);
+        }
+      };
+      const onError = (err: Error): void => {
+        stats.error = describeError(err);
+      };
+      const onExit = (code: number): void => {
+        // Code 1 after a failed sweep is terminate() stopping the worker.
+        if (!stopped) stats.error ??= `exited with code ${code}`;
+        leave();
+      };
+      w.on('message', onMessage);
+      w.on('error', onError);
+      w.on('exit', onExit);
+      const job: SweepWorkerCommand = { kind: 'job', data: { job: shared, grid: o.grid, claims, lane: k } };
+      w.postMessage(job);
     }
   };
 
@@ -210,7 +235,9 @@ export async function sweep(o: SweepOptions): Promise<SweepResult> {
   } finally {
     stopped = true;
     closeClaims(claims);
-    await Promise.all(workers.map((w) => w.terminate()));
+    // After success a worker still running has nothing left to claim: it says `end` and goes back
+    // to the pool by itself. After a failure the workers still in the sweep are stopped.
+    if (failed) await Promise.all(lanesLeft.filter((l) => !l.over).map((l) => l.worker.terminate()));
   }
   return {
     rows: rankRows(rows, o.rank),

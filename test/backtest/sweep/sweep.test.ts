@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/core/errors.js';
 import { gridOf, parseSweep } from '../../../backtest/sweep/sweep-grid.js';
-import { rankRows, runSweep, sweep, type SweepOptions } from '../../../backtest/sweep/sweep.js';
+import { closeSweepPool, rankRows, runSweep, sweep, type SweepOptions } from '../../../backtest/sweep/sweep.js';
 import { instrumentsForSeries } from '../../../backtest/data/series-instruments.js';
 import { writeSyntheticMinuteCsv } from '../../../backtest/data/synthetic.js';
 import { loadCsvCandles } from '../../../backtest/data/csv-candles.js';
@@ -12,7 +12,7 @@ import { getStrategy } from '../../../src/strategies/registry.js';
 import { tmpdir } from 'node:os';
 import { workerEntry } from '../../../backtest/sweep/worker-entry.js';
 import { claimTable } from '../../../backtest/sweep/sweep-claims.js';
-import type { SweepReply, SweepWorkerData, SweepWorkerMessage } from '../../../backtest/sweep/sweep-types.js';
+import type { SweepReply, SweepWorkerCommand, SweepWorkerData, SweepWorkerMessage } from '../../../backtest/sweep/sweep-types.js';
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 
@@ -68,7 +68,10 @@ describe('sweeps on worker threads', () => {
       charges: 'none',
     };
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(async () => {
+    rmSync(dir, { recursive: true, force: true });
+    await closeSweepPool();
+  });
 
   it('answers every combination from the workers alone, each row equal to the single run, invalid combinations reported', async () => {
     const { rows, stats } = await sweep({ job, grid, rank: 'total_return', workers: 2, mainLane: false });
@@ -78,8 +81,8 @@ describe('sweeps on worker threads', () => {
     expect(stats.lanes[1]!.combos + stats.lanes[2]!.combos).toBe(grid.length);
     for (const l of stats.lanes.slice(1)) expect(l.readyMs).toBeGreaterThan(0);
     if (process.platform === 'linux') {
-      // Thread CPU from /proc/thread-self: start-up and combination time of each worker.
-      for (const l of stats.lanes.slice(1)) expect(l.startCpuMs).toBeGreaterThan(0);
+      // Thread CPU from /proc/thread-self: start-up (fresh workers) and combination time.
+      for (const l of stats.lanes.slice(1)) if (!l.warm) expect(l.startCpuMs).toBeGreaterThan(0);
       expect(stats.lanes.filter((l) => l.combos > 0).every((l) => typeof l.comboCpuMs === 'number')).toBe(true);
     }
 
@@ -108,6 +111,16 @@ describe('sweeps on worker threads', () => {
       expect(r.stats.lanes.reduce((n, l) => n + l.combos, 0)).toBe(grid.length);
       expect(JSON.stringify(r.rows)).toBe(json);
     }
+  }, 60_000);
+
+  it('reuses the workers of the previous sweep, warm, for the same rows', async () => {
+    const first = await sweep({ job, grid, rank: 'sharpe', workers: 2, mainLane: false });
+    // The workers go back to the pool when they say `end`, just after the last answer.
+    await new Promise((r) => setTimeout(r, 200));
+    const again = await sweep({ job, grid, rank: 'sharpe', workers: 2, mainLane: false });
+    expect(again.stats.lanes.slice(1).map((l) => l.warm)).toEqual([true, true]);
+    expect(again.stats.lanes.slice(1).every((l) => l.startCpuMs === undefined && l.error === undefined)).toBe(true);
+    expect(JSON.stringify(again.rows)).toBe(JSON.stringify(first.rows));
   }, 60_000);
 
   it('falls back to loading the modules directly (tsx) with the same rows', async () => {
@@ -153,7 +166,8 @@ describe('sweep worker bundle', () => {
       const job = { series, instruments: [...instrumentsForSeries(series).values()], strategy: 'sma-cross', params, settings: { cash: 10_000_000 }, charges: 'equity-intraday' };
       const data: SweepWorkerData = { job, grid: [{}], claims: claimTable(1), lane: 1 };
       if (!('url' in rebuilt.spec)) throw new Error('expected a bundle');
-      const worker = new Worker(rebuilt.spec.url, { workerData: data });
+      const worker = new Worker(rebuilt.spec.url);
+      worker.postMessage({ kind: 'job', data } satisfies SweepWorkerCommand);
       const reply = await new Promise<SweepReply>((resolve, reject) => {
         worker.on('message', (m: SweepWorkerMessage) => m.kind === 'row' && resolve(m.reply));
         worker.on('error', reject);
