@@ -235,9 +235,12 @@ export async function sweep(o: SweepOptions): Promise<SweepResult> {
   } finally {
     stopped = true;
     closeClaims(claims);
-    // After success a worker still running has nothing left to claim: it says `end` and goes back
-    // to the pool by itself. After a failure the workers still in the sweep are stopped.
-    if (failed) await Promise.all(lanesLeft.filter((l) => !l.over).map((l) => l.worker.terminate()));
+    // After success a worker still running (or still booting) has nothing left to claim: it says
+    // `end` and goes back to the pool by itself, unref'd so it does not hold the process open.
+    // After a failure the workers still in the sweep are stopped.
+    const running = lanesLeft.filter((l) => !l.over).map((l) => l.worker);
+    if (failed) await Promise.all(running.map((w) => w.terminate()));
+    else for (const w of running) w.unref();
   }
   return {
     rows: rankRows(rows, o.rank),
