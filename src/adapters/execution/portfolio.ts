@@ -10,6 +10,9 @@
  * Charges on fills are deducted from realized P&L. Unrealized P&L is `netQty x last - openValue`.
  *
  * Daily P&L (for the loss limit) is total P&L minus its value at the first event of the IST day.
+ *
+ * A derivative held through expiry is closed by the exchange's settlement, not by a fill of ours:
+ * `settle` books it as a closing trade at the settlement price in every book of the position.
  */
 import type { EventBus } from '../../core/bus/event-bus.js';
 import type { Clock } from '../../core/clock.js';
@@ -72,6 +75,52 @@ export class Portfolio {
     this.bus.publish(this.event(st, f.ts));
     this.bus.publish(this.event(acc, f.ts));
     this.onPnl();
+  }
+
+  /**
+   * Closes every open book of (instrument, product), account and strategies, at `price` (its
+   * contract's settlement at expiry): realised P&L as for a closing fill without charges, position
+   * events published. Returns the account's quantity closed and P&L realised, or undefined when
+   * nothing was open.
+   */
+  settle(instrument: string, product: Product, price: Paise, ts: number): { readonly qty: number; readonly realizedPnl: Paise } | undefined {
+    const k = key(instrument, product);
+    const acc = this.account.get(k);
+    if (!acc || acc.netQty === 0) return undefined;
+    this.rollDay(ts);
+    this.last.set(instrument, price);
+    for (const [strategyId, sm] of this.strategies) {
+      const st = sm.get(k);
+      if (!st || st.netQty === 0) continue;
+      const d = -st.netQty;
+      apply(st, { side: d > 0 ? 'BUY' : 'SELL', qty: Math.abs(d), price });
+      const ns = this.netStrategy.get(strategyId);
+      if (ns) ns.set(instrument, (ns.get(instrument) ?? 0) + d);
+      this.bus.publish(this.event(st, ts));
+    }
+    const qty = acc.netQty;
+    const realizedBefore = acc.realizedPnl;
+    apply(acc, { side: qty > 0 ? 'SELL' : 'BUY', qty: Math.abs(qty), price });
+    const realizedPnl = acc.realizedPnl - realizedBefore;
+    this.realizedTotal += realizedPnl;
+    this.revalue(acc);
+    this.netAccount.set(instrument, (this.netAccount.get(instrument) ?? 0) - qty);
+    this.bus.publish(this.event(acc, ts));
+    this.onPnl();
+    return { qty, realizedPnl };
+  }
+
+  /**
+   * The price at which closing the account's open position in (instrument, product) realises
+   * `realized` paise: the settlement price a venue applied, read back from the P&L it reports for
+   * the settled position (same fills, same cost). Undefined when nothing is open.
+   */
+  impliedClosePrice(instrument: string, product: Product, realized: Paise): Paise | undefined {
+    const acc = this.account.get(key(instrument, product));
+    if (!acc || acc.netQty === 0) return undefined;
+    // Long n closed at P: n*P - cost; short: the same with n and cost negative.
+    const price = Math.round((realized + acc.openValue) / acc.netQty);
+    return price === 0 ? 0 : price; // not -0 (a short expiring worthless)
   }
 
   /** Marks an instrument to a new price (ticks, candle closes). */
@@ -230,7 +279,7 @@ function key(instrument: string, product: Product): string {
   return `${instrument}|${product}`;
 }
 
-function apply(b: Book, f: FillEvent): void {
+function apply(b: Book, f: Pick<FillEvent, 'side' | 'qty' | 'price' | 'charges'>): void {
   const s = sideSign(f.side);
   let q = f.qty;
   if (b.netQty !== 0 && Math.sign(b.netQty) !== s) {

@@ -55,4 +55,54 @@ describe('portfolio', () => {
     expect(p.dailyPnl()).toBe(6_00);
     expect(p.totalPnl()).toBe(-24_00);
   });
+
+  it('settles a contract held through expiry in every book: strategy and account flat, P&L at the settlement price, events published', () => {
+    const clock = new VirtualClock(istDateTime('2026-11-20', '10:00'));
+    const bus = new EventBus();
+    const p = new Portfolio(clock, bus);
+    const positions: PositionEvent[] = [];
+    bus.on('position', (e) => positions.push(e));
+    const FUT = 'NFO_51718173';
+    const at = istDateTime('2026-11-20', '10:00');
+    p.applyFill(fill('BUY', 65, 2_420_000, { instrument: FUT, product: 'MARGIN', strategyId: 'a', ts: at }));
+    p.applyFill(fill('BUY', 130, 2_425_000, { instrument: FUT, product: 'MARGIN', strategyId: 'b', ts: at }));
+    p.applyFill(fill('SELL', 65, 4_000, { instrument: 'NFO_1', product: 'MARGIN', strategyId: 'a', ts: at }));
+    p.mark(FUT, 2_430_000, at);
+    // The venue settled the future at 24,312.35 and reports the position's realised P&L.
+    const venueRealized = 65 * (2_431_235 - 2_420_000) + 130 * (2_431_235 - 2_425_000);
+    const price = p.impliedClosePrice(FUT, 'MARGIN', venueRealized);
+    expect(price).toBe(2_431_235);
+    clock.advanceTo(istDateTime('2026-11-24', '09:15'));
+    positions.length = 0;
+    const r = p.settle(FUT, 'MARGIN', price!, clock.now());
+    expect(r).toEqual({ qty: 195, realizedPnl: venueRealized });
+    expect(p.netQty(FUT)).toBe(0);
+    expect(p.netQty(FUT, 'a')).toBe(0);
+    expect(p.netQty(FUT, 'b')).toBe(0);
+    expect(p.viewFor('a').position(FUT, 'MARGIN')).toMatchObject({ netQty: 0, openValue: 0, realizedPnl: 65 * 11_235, unrealizedPnl: 0 });
+    expect(p.viewFor('b').position(FUT, 'MARGIN')).toMatchObject({ netQty: 0, realizedPnl: 130 * 6_235 });
+    expect(p.realizedPnl()).toBe(venueRealized);
+    // Only the put is still open (unrealised at its fill price).
+    expect(p.positions().map((x) => x.instrument)).toEqual(['NFO_1']);
+    expect(p.unrealizedPnl()).toBe(0);
+    // The day's P&L is the move from the last mark to the settlement: 195 x 12.35.
+    expect(p.dailyPnl()).toBe(195 * 1_235);
+    expect(positions.map((e) => [e.strategyId, e.netQty])).toEqual([
+      ['a', 0],
+      ['b', 0],
+      [undefined, 0],
+    ]);
+    // Nothing open: nothing to settle, no price to infer.
+    expect(p.settle(FUT, 'MARGIN', price!, clock.now())).toBeUndefined();
+    expect(p.impliedClosePrice(FUT, 'MARGIN', 0)).toBeUndefined();
+  });
+
+  it('infers the settlement price of a short from the P&L the venue reports', () => {
+    const p = new Portfolio(new VirtualClock(istDateTime('2026-11-20', '10:00')), new EventBus());
+    p.applyFill(fill('SELL', 65, 4_000, { instrument: 'NFO_1', product: 'MARGIN' }));
+    // Expired worthless: the whole premium is kept.
+    expect(p.impliedClosePrice('NFO_1', 'MARGIN', 65 * 4_000)).toBe(0);
+    // Assigned at 12.50 a unit.
+    expect(p.impliedClosePrice('NFO_1', 'MARGIN', 65 * (4_000 - 1_250))).toBe(1_250);
+  });
 });

@@ -43,9 +43,9 @@ describe('expiry settlement over HTTP and WebSocket', () => {
       c.send({ action: 'subscribe', mode: 'position_update' });
       await c.next((m) => m['type'] === 'ack' && m['stream'] === 'position_update');
 
-      const callCost = await trade(h, call.securityId, 'BUY', qty);
-      const putProceeds = await trade(h, put.securityId, 'SELL', qty);
-      const futureCost = await trade(h, future.securityId, 'BUY', qty);
+      const callCost = await trade(h, call.securityId!, 'BUY', qty);
+      const putProceeds = await trade(h, put.securityId!, 'SELL', qty);
+      const futureCost = await trade(h, future.securityId!, 'BUY', qty);
 
       // The last moment of the expiry session: the index is put at S, and the session closes on it.
       const close = istDateTime(expiry, '15:30');
@@ -58,9 +58,9 @@ describe('expiry settlement over HTTP and WebSocket', () => {
       const callValue = Math.max(0, S - call.strike!);
       expect(callValue).toBeGreaterThanOrEqual(20_000);
       const expected = new Map([
-        [call.securityId, qty * callValue - callCost],
-        [put.securityId, putProceeds],
-        [future.securityId, qty * S - futureCost],
+        [call.securityId!, qty * callValue - callCost],
+        [put.securityId!, putProceeds],
+        [future.securityId!, qty * S - futureCost],
       ]);
       const stt = Math.round(qty * callValue * STT_OPTIONS_EXERCISED);
 
@@ -79,9 +79,9 @@ describe('expiry settlement over HTTP and WebSocket', () => {
         expect(paise(byId.get(id)!['realized_profit']), id).toBe(pnl);
       }
       // The call is closed by a sale at its intrinsic value, the put bought back at 0, the future sold at S.
-      expect(paise(byId.get(call.securityId)!['day_sell_val'])).toBe(qty * callValue);
-      expect(byId.get(put.securityId)).toMatchObject({ day_buy_qty: qty, day_buy_val: 0 });
-      expect(paise(byId.get(future.securityId)!['day_sell_val'])).toBe(qty * S);
+      expect(paise(byId.get(call.securityId!)!['day_sell_val'])).toBe(qty * callValue);
+      expect(byId.get(put.securityId!)).toMatchObject({ day_buy_qty: qty, day_buy_val: 0 });
+      expect(paise(byId.get(future.securityId!)!['day_sell_val'])).toBe(qty * S);
 
       const funds = await h.call<{ data: Msg }>('GET', '/funds');
       const f = funds.body.data;
