@@ -215,7 +215,9 @@ async function measure(
   if (snapshots) writeHeapSnapshot(join(snapshots, 'daemon-end.heapsnapshot'));
   const simEnd = await sim.heapMb();
   // Heap snapshots show the growth is per order, not per tick (TARANG_BENCH_EVERY=1e9: none): the
-  // execution engine's journal in the store (about 4.5 kB an order) and, under heavy order rates,
+  // execution engine's journal in the store (about 4 kB an order, kept for the day: the daily
+  // reconcile after the session end lets go of what the broker's day book no longer lists) and,
+  // under heavy order rates,
   // requests queued in the broker's HTTP pool for the busy simulator. Ten quiet seconds let the
   // latter drain, so what is left above the start is state kept per order.
   await new Promise((r) => setTimeout(r, Number(process.env['TARANG_BENCH_SETTLE_MS'] ?? 10_000)));
