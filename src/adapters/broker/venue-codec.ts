@@ -158,6 +158,7 @@ export function positionFromWire(p: Position, ts: number): VenuePosition | undef
     netQty: p.netQty,
     avgPrice: Math.round((p.avgPrice ?? 0) * 100 * 10_000) / 10_000,
     realizedPnl: Math.round(p.realizedProfit * 100),
+    ...(p.expiry !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(p.expiry) ? { expiry: p.expiry } : {}),
     ts,
   };
 }

@@ -26,7 +26,7 @@ import type { Clock } from '../../core/clock.js';
 import { DenialCode, type OrderSnapshot } from '../../core/events.js';
 import { oppositeSide, isTerminalStatus, type OrderType, type Product, type Side } from '../../core/enums.js';
 import { describeError } from '../../core/errors.js';
-import { istDayStart } from '../../core/time.js';
+import { istDate, istDayStart } from '../../core/time.js';
 import type { CancelIntent, ExitIntent, Intent, ModifyIntent, PlaceIntent, SmartIntent, SmartLegName } from '../../core/intents.js';
 import type { Logger } from '../../core/log.js';
 import { silentLogger } from '../../core/log.js';
@@ -201,7 +201,10 @@ export class ExecutionEngine {
         this.afterFill();
         return;
       case 'position':
-        return; // the portfolio is built from fills; venue positions are for reconciliation
+        // The portfolio is built from fills; venue positions are for reconciliation, except a
+        // contract the exchange settled at expiry (no fill of ours closes it).
+        this.settleExpired(u.position);
+        return;
       case 'connection':
         this.bus.publish({ type: 'lifecycle', ts: u.ts, phase: u.connected ? 'connected' : 'disconnected', source: `venue:${this.venue.name}`, ...(u.detail ? { detail: u.detail } : {}) });
         if (u.connected) void this.resync('reconnected');
@@ -296,6 +299,7 @@ export class ExecutionEngine {
       this.log.warn({ err }, 'execution: could not read venue positions for the check');
       return;
     }
+    for (const vp of venuePositions) this.settleExpired(vp);
     const seen = new Set<string>();
     const diffs: Array<{ instrument: string; product: Product; venue: number; ours: number }> = [];
     for (const vp of venuePositions) {
@@ -309,6 +313,36 @@ export class ExecutionEngine {
     if (diffs.length > 0) {
       this.bus.publish({ type: 'alert', ts: this.clock.now(), level: 'warn', code: 'POSITION_MISMATCH', message: `${diffs.length} positions differ between the venue and tarang's fills`, context: { diffs: diffs.slice(0, 20) } });
     }
+  }
+
+  /**
+   * A position the venue reports flat after its contract's expiry while ours is still open was
+   * closed by the exchange's settlement: booked in the portfolio at the settlement price read
+   * back from the venue's realised P&L of the position (falling back to the last price, said in
+   * the alert), so strategies and the session summary stop carrying it.
+   */
+  private settleExpired(vp: VenuePosition): void {
+    if (vp.netQty !== 0 || vp.expiry === undefined || vp.expiry >= istDate(this.clock.now())) return;
+    const ours = this.portfolio.books().find((b) => b.instrument === vp.instrument && b.product === vp.product);
+    if (!ours || ours.netQty === 0) return;
+    const implied = vp.realizedPnl === undefined ? undefined : this.portfolio.impliedClosePrice(vp.instrument, vp.product, vp.realizedPnl);
+    const fallback = this.portfolio.lastPrice(vp.instrument) ?? Math.round(Math.abs(ours.openValue / ours.netQty));
+    const inferred = implied !== undefined && Number.isSafeInteger(implied) && implied >= 0;
+    const price = inferred ? implied : fallback;
+    const r = this.portfolio.settle(vp.instrument, vp.product, price, this.clock.now());
+    if (!r) return;
+    const context = { instrument: vp.instrument, product: vp.product, expiry: vp.expiry, qty: r.qty, price, realizedPnl: r.realizedPnl, venueRealizedPnl: vp.realizedPnl ?? null };
+    this.log.info(context, 'execution: position settled at expiry');
+    this.bus.publish({
+      type: 'alert',
+      ts: this.clock.now(),
+      level: inferred ? 'info' : 'warn',
+      code: 'EXPIRY_SETTLED',
+      message: inferred
+        ? `${vp.instrument} ${vp.product} expired ${vp.expiry}: ${r.qty} settled at ${price} paise (from the venue's realised P&L)`
+        : `${vp.instrument} ${vp.product} expired ${vp.expiry}: the venue shows it flat but no settlement price could be read; ${r.qty} cleared at ${price} paise (last price), check the P&L`,
+      context,
+    });
   }
 
   /** Reads funds from the venue now (synchronously when the venue answers with a value). */

@@ -244,6 +244,8 @@ export interface VenuePosition {
   readonly netQty: number;
   readonly avgPrice: number;
   readonly realizedPnl?: Paise;
+  /** A derivative's expiry date (`YYYY-MM-DD`): a flat position past it was settled by the exchange. */
+  readonly expiry?: string;
   readonly ts: number;
 }
 
