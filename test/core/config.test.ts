@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { cfg, loadConfigFile, parseConfigText, validateConfig } from '../../src/core/config.js';
-import { ConfigError } from '../../src/core/errors.js';
+import { configErrorOf } from '../support/config-error.js';
 
 const schema = z
   .object({
@@ -13,24 +13,15 @@ const schema = z
   })
   .strict();
 
-function problems(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ConfigError);
-    return (e as Error).message;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 describe('config loading', () => {
   it('names the file, line and key path of a wrong value', () => {
-    const msg = problems(() => parseConfigText('risk:\n  maxOrderValue: "abc"\nbroker:\n  accessToken: t\n', 'config/paper.yaml', schema, {}));
+    const msg = configErrorOf(() => parseConfigText('risk:\n  maxOrderValue: "abc"\nbroker:\n  accessToken: t\n', 'config/paper.yaml', schema, {}));
     expect(msg).toBe('config/paper.yaml:2: risk.maxOrderValue: expected a positive number, got "abc"');
   });
 
   it('reports every problem at once: unknown keys, bad enums, missing keys', () => {
-    const msg = problems(() => parseConfigText('risk:\n  maxOrderValue: -5\n  mode: paused\n  maxOrdrValue: 1\n', 'c.yaml', schema, {}));
+    const msg = configErrorOf(() => parseConfigText('risk:\n  maxOrderValue: -5\n  mode: paused\n  maxOrdrValue: 1\n', 'c.yaml', schema, {}));
     expect(msg).toContain('c.yaml:2: risk.maxOrderValue: expected a positive number, got -5');
     expect(msg).toContain('c.yaml:3: risk.mode: expected one of "active", "halted", got "paused"');
     expect(msg).toContain('risk: unknown key "maxOrdrValue"');
@@ -40,7 +31,7 @@ describe('config loading', () => {
   it('substitutes ${ENV} and ${ENV:-default}, and names a missing variable', () => {
     const text = 'risk:\n  maxOrderValue: 100\nbroker:\n  accessToken: ${TARANG_ACCESS_TOKEN}\n';
     expect(parseConfigText(text, 'c.yaml', schema, { TARANG_ACCESS_TOKEN: 'tok123' }).broker.accessToken).toBe('tok123');
-    expect(problems(() => parseConfigText(text, 'c.yaml', schema, {}))).toContain(
+    expect(configErrorOf(() => parseConfigText(text, 'c.yaml', schema, {}))).toContain(
       'c.yaml: broker.accessToken: environment variable TARANG_ACCESS_TOKEN is not set',
     );
     const withDefault = 'risk:\n  maxOrderValue: 1\nbroker:\n  accessToken: ${NOPE:-fallback}\n';
@@ -48,7 +39,7 @@ describe('config loading', () => {
   });
 
   it('points at the line of a YAML syntax error', () => {
-    expect(problems(() => parseConfigText('risk:\n  maxOrderValue: [1,\n', 'bad.yaml', schema, {}))).toMatch(/^bad\.yaml:\d+:\d+: /);
+    expect(configErrorOf(() => parseConfigText('risk:\n  maxOrderValue: [1,\n', 'bad.yaml', schema, {}))).toMatch(/^bad\.yaml:\d+:\d+: /);
   });
 
   it('loads from a file and says when the file cannot be read', () => {
@@ -56,11 +47,11 @@ describe('config loading', () => {
     const file = join(dir, 'ok.yaml');
     writeFileSync(file, 'risk:\n  maxOrderValue: 5e5\nbroker:\n  accessToken: abc\n');
     expect(loadConfigFile(file, schema, {}).risk.maxOrderValue).toBe(500000);
-    expect(problems(() => loadConfigFile(join(dir, 'missing.yaml'), schema, {}))).toMatch(/missing\.yaml: cannot read config file/);
+    expect(configErrorOf(() => loadConfigFile(join(dir, 'missing.yaml'), schema, {}))).toMatch(/missing\.yaml: cannot read config file/);
   });
 
   it('validates already-parsed values (CLI flags) in the same style', () => {
-    expect(problems(() => validateConfig({ risk: { maxOrderValue: 0 }, broker: { accessToken: 'x' } }, '--max-order-value', schema))).toBe(
+    expect(configErrorOf(() => validateConfig({ risk: { maxOrderValue: 0 }, broker: { accessToken: 'x' } }, '--max-order-value', schema))).toBe(
       '--max-order-value: risk.maxOrderValue: expected a positive number, got 0',
     );
   });
@@ -78,17 +69,17 @@ describe('money in config files', () => {
   });
 
   it('refuses a fraction of a paisa with the file, line, key and value', () => {
-    expect(problems(() => parseConfigText('floor: 0\nlimit: 1000.005\n', 'm.yaml', money, {}))).toBe(
+    expect(configErrorOf(() => parseConfigText('floor: 0\nlimit: 1000.005\n', 'm.yaml', money, {}))).toBe(
       'm.yaml:2: limit: expected rupees with at most 2 decimals (whole paise), got 1000.005',
     );
   });
 
   it('names the file, line and key of a value that is not an amount, and of zero or negative limits', () => {
-    const msg = problems(() => parseConfigText('limit: lots\nfloor: -1\n', 'm.yaml', money, {}));
+    const msg = configErrorOf(() => parseConfigText('limit: lots\nfloor: -1\n', 'm.yaml', money, {}));
     expect(msg).toContain('m.yaml:1: limit: expected an amount in rupees such as 500000, 1426.50, "5,00,000" or "5 lakh", got "lots"');
     expect(msg).toContain('m.yaml:2: floor: expected an amount in rupees >= 0, got -1');
-    expect(problems(() => parseConfigText('limit: 0\n', 'm.yaml', money, {}))).toBe('m.yaml:1: limit: expected an amount in rupees > 0, got 0');
-    expect(problems(() => parseConfigText('limit: [1]\n', 'm.yaml', money, {}))).toBe(
+    expect(configErrorOf(() => parseConfigText('limit: 0\n', 'm.yaml', money, {}))).toBe('m.yaml:1: limit: expected an amount in rupees > 0, got 0');
+    expect(configErrorOf(() => parseConfigText('limit: [1]\n', 'm.yaml', money, {}))).toBe(
       'm.yaml:1: limit: expected an amount in rupees such as 500000, 1426.50, "5,00,000" or "5 lakh", got [1]',
     );
   });

@@ -6,19 +6,11 @@ import { configPath } from '../../src/core/paths.js';
 import { DaemonConfigSchema, loadDaemonConfig } from '../../src/daemon/config.js';
 import { RiskConfigSchema, parseRiskConfig } from '../../src/risk/config.js';
 import { riskFixture } from './fixture.js';
+import { configErrorOf } from '../support/config-error.js';
 
 const file = z.object({ risk: RiskConfigSchema }).strict();
 const risk = (yaml: string) => parseConfigText(`risk:\n${yaml}`, 'config/live.yaml', file, {}).risk;
 
-function problems(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ConfigError);
-    return (e as Error).message;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 describe('risk limits in a config file are rupees', () => {
   it('turns rupee limits into exact integer paise', () => {
@@ -50,13 +42,13 @@ describe('risk limits in a config file are rupees', () => {
   });
 
   it('refuses a fraction of a paisa, naming file, line, key and value', () => {
-    expect(problems(() => risk('  maxOpenOrders: 5\n  maxDailyLoss: 5000.005\n'))).toBe(
+    expect(configErrorOf(() => risk('  maxOpenOrders: 5\n  maxDailyLoss: 5000.005\n'))).toBe(
       'config/live.yaml:3: risk.maxDailyLoss: expected rupees with at most 2 decimals (whole paise), got 5000.005',
     );
   });
 
   it('reports every bad money value at once with its line', () => {
-    const msg = problems(() => risk('  maxOrderValue: "5 lakhs rupees"\n  maxPositionValue: 0\n  maxDailyLoss: -5000\n'));
+    const msg = configErrorOf(() => risk('  maxOrderValue: "5 lakhs rupees"\n  maxPositionValue: 0\n  maxDailyLoss: -5000\n'));
     expect(msg.split('\n')).toEqual([
       'config/live.yaml:2: risk.maxOrderValue: expected an amount in rupees such as 500000, 1426.50, "5,00,000" or "5 lakh", got "5 lakhs rupees"',
       'config/live.yaml:3: risk.maxPositionValue: expected an amount in rupees > 0, got 0',
@@ -113,7 +105,7 @@ describe('the paper account capital in a daemon config is rupees too', () => {
   });
 
   it('refuses a fraction of a paisa and a non-positive capital with file, line and key', () => {
-    expect(problems(() => load(paperFile('100000.001')))).toBe('paper.yaml:3: paper.capital: expected rupees with at most 2 decimals (whole paise), got 100000.001');
-    expect(problems(() => load(paperFile('0')))).toBe('paper.yaml:3: paper.capital: expected an amount in rupees > 0, got 0');
+    expect(configErrorOf(() => load(paperFile('100000.001')))).toBe('paper.yaml:3: paper.capital: expected rupees with at most 2 decimals (whole paise), got 100000.001');
+    expect(configErrorOf(() => load(paperFile('0')))).toBe('paper.yaml:3: paper.capital: expected an amount in rupees > 0, got 0');
   });
 });
