@@ -149,6 +149,8 @@ export class ExecutionEngine {
   /** Tags and order ids the last full read of the order book listed, and when it was read (daily reconcile). */
   private lastBook: { readonly at: number; readonly listed: ReadonlySet<string>; readonly ids: ReadonlySet<string> } | undefined;
   private idleWaiters: Array<() => void> = [];
+  /** Expired positions booked as settled (instrument:product:expiry; one entry per contract held through an expiry). */
+  private readonly settled = new Set<string>();
 
   constructor(options: ExecutionEngineOptions) {
     this.clock = options.clock;
@@ -317,9 +319,10 @@ export class ExecutionEngine {
 
   /**
    * A position the venue reports flat after its contract's expiry while ours is still open was
-   * closed by the exchange's settlement: booked in the portfolio at the settlement price read
-   * back from the venue's realised P&L of the position (falling back to the last price, said in
-   * the alert), so strategies and the session summary stop carrying it.
+   * closed by the exchange's settlement: booked as settlement fills (tag `settlement:...`) at the
+   * settlement price read back from the venue's realised P&L of the position (falling back to the
+   * last price, said in the alert), so the portfolio, strategies and the session summary stop
+   * carrying it.
    */
   private settleExpired(vp: VenuePosition): void {
     if (vp.netQty !== 0 || vp.expiry === undefined || vp.expiry >= istDate(this.clock.now())) return;
@@ -329,10 +332,15 @@ export class ExecutionEngine {
     const fallback = this.portfolio.lastPrice(vp.instrument) ?? Math.round(Math.abs(ours.openValue / ours.netQty));
     const inferred = implied !== undefined && Number.isSafeInteger(implied) && implied >= 0;
     const price = inferred ? implied : fallback;
-    const r = this.portfolio.settle(vp.instrument, vp.product, price, this.clock.now());
+    const ref = `${vp.instrument}:${vp.product}:${vp.expiry}`;
+    // Booked once, even if the record is seen again before the fills have been delivered.
+    if (this.settled.has(ref)) return;
+    const r = this.portfolio.settlementFills(vp.instrument, vp.product, price, this.clock.now(), ref);
     if (!r) return;
+    this.settled.add(ref);
     const context = { instrument: vp.instrument, product: vp.product, expiry: vp.expiry, qty: r.qty, price, realizedPnl: r.realizedPnl, venueRealizedPnl: vp.realizedPnl ?? null };
     this.log.info(context, 'execution: position settled at expiry');
+    for (const f of r.fills) this.bus.publish(f);
     this.bus.publish({
       type: 'alert',
       ts: this.clock.now(),

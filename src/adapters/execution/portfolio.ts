@@ -12,7 +12,7 @@
  * Daily P&L (for the loss limit) is total P&L minus its value at the first event of the IST day.
  *
  * A derivative held through expiry is closed by the exchange's settlement, not by a fill of ours:
- * `settle` books it as a closing trade at the settlement price in every book of the position.
+ * `settlementFills` makes the closing fills at the settlement price for every book of the position.
  */
 import type { EventBus } from '../../core/bus/event-bus.js';
 import type { Clock } from '../../core/clock.js';
@@ -78,36 +78,25 @@ export class Portfolio {
   }
 
   /**
-   * Closes every open book of (instrument, product), account and strategies, at `price` (its
-   * contract's settlement at expiry): realised P&L as for a closing fill without charges, position
-   * events published. Returns the account's quantity closed and P&L realised, or undefined when
-   * nothing was open.
+   * The fills that close every strategy's open book of (instrument, product) at `price`: how a
+   * contract's settlement at expiry is booked. Published like any fill (the engine books them here
+   * and hands them to the strategies; the session's figures count them), so nothing reads a
+   * position the exchange has closed. `ref` names the settlement: tag `settlement:<ref>`, fill ids
+   * `settlement:<ref>:<strategy>`. No charges (a venue's settlement charges show in its funds).
+   * Also returns the account's quantity closed and the P&L it realises. Undefined when nothing is open.
    */
-  settle(instrument: string, product: Product, price: Paise, ts: number): { readonly qty: number; readonly realizedPnl: Paise } | undefined {
+  settlementFills(instrument: string, product: Product, price: Paise, ts: number, ref: string): { readonly fills: FillEvent[]; readonly qty: number; readonly realizedPnl: Paise } | undefined {
     const k = key(instrument, product);
     const acc = this.account.get(k);
     if (!acc || acc.netQty === 0) return undefined;
-    this.rollDay(ts);
-    this.last.set(instrument, price);
+    const fills: FillEvent[] = [];
     for (const [strategyId, sm] of this.strategies) {
       const st = sm.get(k);
       if (!st || st.netQty === 0) continue;
-      const d = -st.netQty;
-      apply(st, { side: d > 0 ? 'BUY' : 'SELL', qty: Math.abs(d), price });
-      const ns = this.netStrategy.get(strategyId);
-      if (ns) ns.set(instrument, (ns.get(instrument) ?? 0) + d);
-      this.bus.publish(this.event(st, ts));
+      fills.push({ type: 'fill', ts, fillId: `settlement:${ref}:${strategyId}`, tag: `settlement:${ref}`, strategyId, instrument, side: st.netQty > 0 ? 'SELL' : 'BUY', qty: Math.abs(st.netQty), price, product, charges: 0 });
     }
-    const qty = acc.netQty;
-    const realizedBefore = acc.realizedPnl;
-    apply(acc, { side: qty > 0 ? 'SELL' : 'BUY', qty: Math.abs(qty), price });
-    const realizedPnl = acc.realizedPnl - realizedBefore;
-    this.realizedTotal += realizedPnl;
-    this.revalue(acc);
-    this.netAccount.set(instrument, (this.netAccount.get(instrument) ?? 0) - qty);
-    this.bus.publish(this.event(acc, ts));
-    this.onPnl();
-    return { qty, realizedPnl };
+    // A full close realises everything left: long n*P - cost, short the same with n and cost negative.
+    return { fills, qty: acc.netQty, realizedPnl: acc.netQty * price - acc.openValue };
   }
 
   /**

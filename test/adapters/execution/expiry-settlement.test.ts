@@ -19,6 +19,7 @@ import { silentLogger } from '../../../src/core/log.js';
 import { istDate, istDateTime } from '../../../src/core/time.js';
 import type { PortfolioView, Strategy } from '../../../src/strategies/strategy.js';
 import { until } from '../../support/wait.js';
+import { SessionStats } from '../../../src/daemon/session-stats.js';
 import { bare, harness } from './harness.js';
 
 const calendar = nseCalendar();
@@ -69,6 +70,8 @@ describe('a position held through expiry', () => {
     engine.bus.on('fill', (f) => fills.push(f));
     engine.bus.on('position', (p) => positions.push(p));
     engine.bus.on('alert', (a) => alerts.push(a));
+    const stats = new SessionStats();
+    engine.bus.onAny((e) => stats.observe(e));
     await engine.start();
     cleanup.push(() => engine.stop());
     await until(() => view !== undefined && view.netQty(code) === fut.lotSize, 'the future bought');
@@ -87,6 +90,12 @@ describe('a position held through expiry', () => {
     expect(view!.netQty(code)).toBe(0);
     expect(view!.position(code, 'MARGIN')).toMatchObject({ netQty: 0, openValue: 0, realizedPnl: pnl - fills.reduce((c, f) => c + (f.charges ?? 0), 0), unrealizedPnl: 0 });
     expect(engine.portfolio.positions()).toEqual([]);
+    // Booked as a settlement fill the strategy and the session's figures see like any other.
+    const ref = `${code}:MARGIN:${expiry}`;
+    expect(fills.at(-1)).toMatchObject({ fillId: `settlement:${ref}:exp`, tag: `settlement:${ref}`, strategyId: 'exp', side: 'SELL', qty: fut.lotSize, price: S, product: 'MARGIN', charges: 0 });
+    const summary = stats.snapshot();
+    expect(summary.positions).toEqual([]);
+    expect(summary.pnl).toBe(engine.portfolio.realizedPnl());
     const settled = alerts.find((a) => a.code === 'EXPIRY_SETTLED')!;
     expect(settled).toMatchObject({ level: 'info', context: { instrument: code, product: 'MARGIN', expiry, qty: fut.lotSize, price: S, realizedPnl: pnl } });
     // The reconcile finds tarang and the venue agreeing: nothing settled twice, no mismatch.

@@ -56,7 +56,7 @@ describe('portfolio', () => {
     expect(p.totalPnl()).toBe(-24_00);
   });
 
-  it('settles a contract held through expiry in every book: strategy and account flat, P&L at the settlement price, events published', () => {
+  it('makes the fills that settle a contract held through expiry in every book: booked, strategies and account are flat at the settlement price', () => {
     const clock = new VirtualClock(istDateTime('2026-11-20', '10:00'));
     const bus = new EventBus();
     const p = new Portfolio(clock, bus);
@@ -74,8 +74,15 @@ describe('portfolio', () => {
     expect(price).toBe(2_431_235);
     clock.advanceTo(istDateTime('2026-11-24', '09:15'));
     positions.length = 0;
-    const r = p.settle(FUT, 'MARGIN', price!, clock.now());
-    expect(r).toEqual({ qty: 195, realizedPnl: venueRealized });
+    const r = p.settlementFills(FUT, 'MARGIN', price!, clock.now(), `${FUT}:MARGIN:2026-11-23`)!;
+    expect(r.qty).toBe(195);
+    expect(r.realizedPnl).toBe(venueRealized);
+    const ref = `${FUT}:MARGIN:2026-11-23`;
+    expect(r.fills).toEqual([
+      { type: 'fill', ts: clock.now(), fillId: `settlement:${ref}:a`, tag: `settlement:${ref}`, strategyId: 'a', instrument: FUT, side: 'SELL', qty: 65, price: 2_431_235, product: 'MARGIN', charges: 0 },
+      { type: 'fill', ts: clock.now(), fillId: `settlement:${ref}:b`, tag: `settlement:${ref}`, strategyId: 'b', instrument: FUT, side: 'SELL', qty: 130, price: 2_431_235, product: 'MARGIN', charges: 0 },
+    ]);
+    for (const f of r.fills) p.applyFill(f);
     expect(p.netQty(FUT)).toBe(0);
     expect(p.netQty(FUT, 'a')).toBe(0);
     expect(p.netQty(FUT, 'b')).toBe(0);
@@ -89,11 +96,12 @@ describe('portfolio', () => {
     expect(p.dailyPnl()).toBe(195 * 1_235);
     expect(positions.map((e) => [e.strategyId, e.netQty])).toEqual([
       ['a', 0],
+      [undefined, 130],
       ['b', 0],
       [undefined, 0],
     ]);
     // Nothing open: nothing to settle, no price to infer.
-    expect(p.settle(FUT, 'MARGIN', price!, clock.now())).toBeUndefined();
+    expect(p.settlementFills(FUT, 'MARGIN', price!, clock.now(), ref)).toBeUndefined();
     expect(p.impliedClosePrice(FUT, 'MARGIN', 0)).toBeUndefined();
   });
 
