@@ -100,7 +100,9 @@ export function toVenueFill(t: SimTrade): VenueFill {
 }
 
 function toVenuePosition(p: SimPosition, ts: number): VenuePosition {
-  return { instrument: p.instrument, product: p.product, netQty: p.netQty, avgPrice: p.avgPrice, realizedPnl: p.realizedPnl, ts };
+  const v = { instrument: p.instrument, product: p.product, netQty: p.netQty, avgPrice: p.avgPrice, realizedPnl: p.realizedPnl, ts };
+  // A derivative's expiry lets tarang book the venue's settlement of it (ExecutionEngine.settleExpired).
+  return p.expiry === undefined ? v : { ...v, expiry: p.expiry };
 }
 
 function refused(e: unknown): WriteOutcome {
