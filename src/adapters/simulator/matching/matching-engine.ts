@@ -651,7 +651,9 @@ export class MatchingEngine {
     const ask = this.underlyingClose;
     if (!ask) return;
     for (const { instrument } of this.account.derivativePositions()) {
-      if (instrument.expiry! > date || this.expiryCloses.has(instrument.id)) continue;
+      const expiry = instrument.expiry!;
+      // On the expiry date the latest close wins (a session reopened that day closes again).
+      if (expiry > date || (expiry < date && this.expiryCloses.has(instrument.id))) continue;
       const s = ask(instrument);
       if (s !== undefined && Number.isFinite(s) && s > 0) this.expiryCloses.set(instrument.id, Math.round(s));
     }
