@@ -10,6 +10,7 @@ import { parsePaise } from '../../../core/money.js';
 import { makeCredentials, randomTotpSecret } from '../auth/credentials.js';
 import { StaticIpError } from '../auth/static-ip.js';
 import { inputError } from '../server/api-error.js';
+import { settlementWire } from '../server/record-wire.js';
 import type { SimContext } from '../server/context.js';
 import type { RouteMeta } from '../server/route-meta.js';
 import { parseInput } from '../server/validate.js';
@@ -61,6 +62,9 @@ export function controlRoutes(app: FastifyInstance, ctx: SimContext): void {
     ctx.log.info({ count: killed.length }, 'access tokens revoked by the control API');
     return { status: 'success', data: { revoked: killed.length } };
   });
+
+  // Positions settled at expiry at today's open: no trade-book record exists for them (no order).
+  app.get('/sim/settlements', { config: control }, async () => ({ status: 'success', data: ctx.venue.settlements().map(settlementWire) }));
 
   app.post('/sim/tokens/dashboard', { config: control }, async () => {
     const rec = ctx.tokens.issueDashboard();

@@ -5,7 +5,7 @@
  * are numbers (rupees). Timestamps are epoch ms.
  */
 import { formatRupees, toRupees, type Paise } from '../../../core/money.js';
-import type { SimFunds, SimHolding, SimMarginResult, SimOrder, SimPosition, SimTrade, SmartOrderRecord } from '../matching/types.js';
+import type { SimFunds, SimHolding, SimMarginResult, SimOrder, SimPosition, SimSettlement, SimTrade, SmartOrderRecord } from '../matching/types.js';
 
 function px(p: Paise | undefined): string {
   return p === undefined ? '' : formatRupees(p);
@@ -119,6 +119,25 @@ export function smartPlacementWire(s: SmartOrderRecord): Record<string, unknown>
           child_order_details: { order_id: l.orderId, order_status: l.venueStatus, leg: l.leg === 'stopLoss' ? 'stop_loss' : 'target' },
         }));
   return { order_data: orderData };
+}
+
+/** A settlement at expiry, for the control API (`GET /sim/settlements`): money in rupees like the wire. */
+export function settlementWire(s: SimSettlement): Record<string, unknown> {
+  return {
+    security_id: s.securityId,
+    symbol: s.tradingSymbol,
+    scrip_code: s.instrument,
+    product: s.product,
+    expiry: s.expiry,
+    txn_type: s.side,
+    quantity: s.qty,
+    settlement_price: toRupees(s.settlementPrice),
+    underlying_price: s.underlyingPrice === undefined ? null : toRupees(s.underlyingPrice),
+    basis: s.basis,
+    realized_profit: toRupees(s.realizedPnl),
+    charges: toRupees(s.charges),
+    settled_at: s.ts,
+  };
 }
 
 export function positionWire(p: SimPosition): Record<string, unknown> {

@@ -234,6 +234,7 @@ export async function assembleVenue(o: VenueAssemblyOptions): Promise<AssembledV
     smartOrder: (id) => engine.getSmartOrder(id),
     smartOrders: () => engine.smartOrders(),
     positions: () => engine.account.positions(),
+    settlements: () => engine.settlements(),
     holdings: () => engine.account.holdings(),
     funds: () => engine.account.funds(),
     margin: (q) => {

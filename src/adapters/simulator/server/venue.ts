@@ -20,6 +20,7 @@ import type {
   SimMarginResult,
   SimOrder,
   SimPosition,
+  SimSettlement,
   SimTrade,
   SmartOrderRecord,
   SmartOrderRequest,
@@ -83,6 +84,8 @@ export interface SimVenue {
   smartOrder(id: string): SmartOrderRecord | undefined;
   smartOrders(): readonly SmartOrderRecord[];
   positions(): readonly SimPosition[];
+  /** Positions settled at expiry at today's open (control API: not on the broker's wire). */
+  settlements(): readonly SimSettlement[];
   holdings(): readonly SimHolding[];
   funds(): SimFunds;
   margin(q: MarginQuery): SimMarginResult;

@@ -90,6 +90,14 @@ describe('expiry settlement over HTTP and WebSocket', () => {
       expect(paise(f['fno_charges'])).toBe(stt);
       // Nothing blocked any more: everything above the day's opening cash plus the settlement is available.
       expect(paise((f['detailed_avl_balance'] as Msg)['future'])).toBe(paise(f['sod_balance']) + realized - stt);
+      // The control API lists them: the record the trade book cannot hold.
+      const listed = await h.admin<{ data: Msg[] }>('GET', '/sim/settlements');
+      expect(listed.status, listed.text).toBe(200);
+      expect(listed.body.data.map((x) => [x['security_id'], x['txn_type'], x['quantity'], paise(x['settlement_price']), paise(x['underlying_price']), x['basis'], paise(x['realized_profit']), paise(x['charges'])])).toEqual([
+        [call.securityId!, 'SELL', qty, callValue, S, 'underlying-close', expected.get(call.securityId!), stt],
+        [put.securityId!, 'BUY', qty, 0, S, 'underlying-close', putProceeds, 0],
+        [future.securityId!, 'SELL', qty, S, S, 'underlying-close', expected.get(future.securityId!), 0],
+      ]);
       c.ws.close();
     } finally {
       await h.close();
