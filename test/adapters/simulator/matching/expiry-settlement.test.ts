@@ -7,6 +7,7 @@ import { MatchingEngine, indianSettlementCharges, noCharges, type SimEvent } fro
 import { NIFTY_CE, NIFTY_FUT, OPEN, RELIANCE } from './fixtures.js';
 
 const NIFTY_PE: Instrument = { ...NIFTY_CE, id: 'NFO_50002', securityId: '50002', tradingSymbol: 'NIFTY25NOV23000PE', strike: 2_300_000, optionType: 'PE' };
+const ITM_PE: Instrument = { ...NIFTY_CE, id: 'NFO_50003', securityId: '50003', tradingSymbol: 'NIFTY25NOV24500PE', strike: 2_450_000, optionType: 'PE' };
 const EXPIRY = NIFTY_CE.expiry!; // 2026-11-26, a Thursday
 const S = 2_431_235; // the index at the expiry close: 24,312.35
 const calendar = nseCalendar();
@@ -14,7 +15,7 @@ const calendar = nseCalendar();
 function setup(underlyingClose?: (c: Instrument) => number | undefined) {
   const clock = new VirtualClock(OPEN);
   const engine = new MatchingEngine({
-    instruments: new InstrumentTable([RELIANCE, NIFTY_FUT, NIFTY_CE, NIFTY_PE]),
+    instruments: new InstrumentTable([RELIANCE, NIFTY_FUT, NIFTY_CE, NIFTY_PE, ITM_PE]),
     clock,
     accountOptions: { openingBalance: 100_000_000, charges: noCharges, settlementCharges: indianSettlementCharges() },
     ...(underlyingClose ? { underlyingClose } : {}),
@@ -153,4 +154,23 @@ describe('cash settlement at expiry', () => {
     expect(h.engine.getSmartOrder(smart.orderId)!.status).toBe('EXPIRED');
     expect(h.engine.account.funds().usedMargin).toBe(0);
   });
+
+  it('settles a put in the money at K - S (STT on the holder only) and a short call in the money at S - K (no STT)', () => {
+    const h = setup(() => S);
+    h.tick(ITM_PE.id, 20_000, { bid: 19_995, ask: 20_000, askQty: 1000 });
+    h.engine.placeOrder({ instrument: ITM_PE.id, side: 'BUY', qty: 150, orderType: 'LIMIT', limitPrice: 20_000, validity: 'DAY', product: 'MARGIN' });
+    h.tick(NIFTY_CE.id, 30_000, { bid: 30_000, ask: 30_005, bidQty: 1000 });
+    h.engine.placeOrder({ instrument: NIFTY_CE.id, side: 'SELL', qty: 75, orderType: 'LIMIT', limitPrice: 30_000, validity: 'DAY', product: 'MARGIN' });
+    throughExpiry(h);
+    // PE 24,500: 24,500 - 24,312.35 = 187.65 a unit; (187.65 - 200) x 150 = -1,852.50; STT 0.125% of 187.65 x 150 = 35.18.
+    // Short CE 24,000: assigned at 312.35; (300 - 312.35) x 75 = -926.25.
+    expect(h.engine.settlements().map((x) => [x.instrument, x.side, x.settlementPrice, x.realizedPnl, x.charges])).toEqual([
+      [ITM_PE.id, 'SELL', 18_765, -185_250, 3_518],
+      [NIFTY_CE.id, 'BUY', 31_235, -92_625, 0],
+    ]);
+    const f = h.engine.account.funds();
+    expect(f.usedMargin).toBe(0);
+    expect(f.available).toBe(100_000_000 - 185_250 - 92_625 - 3_518);
+  });
 });
+
