@@ -10,7 +10,7 @@
  * - Request errors the engine throws (off-tick price, lot size, leg bounds, the 26th modification)
  *   become `rejected` outcomes with the engine's message: the venue certainly did nothing.
  */
-import { Subject, type Observable } from 'rxjs';
+import { Observable, type Subscriber } from 'rxjs';
 import type { Clock } from '../src/core/clock.js';
 import type {
   ExecutionVenue,
@@ -130,8 +130,13 @@ export interface BacktestVenueOptions {
 export class BacktestVenue implements ExecutionVenue {
   readonly name = 'backtest';
   readonly capabilities: VenueCapabilities;
-  private readonly subject = new Subject<VenueUpdate>();
-  readonly updates: Observable<VenueUpdate> = this.subject.asObservable();
+  // Subscribers held directly rather than through a Subject: Subject.next wraps every value in an
+  // error-context closure, and a backtest sends several updates per order.
+  private readonly sinks = new Set<Subscriber<VenueUpdate>>();
+  readonly updates: Observable<VenueUpdate> = new Observable<VenueUpdate>((sub) => {
+    this.sinks.add(sub);
+    return () => void this.sinks.delete(sub);
+  });
   private readonly unsubscribe: () => void;
   private readonly clock: Pick<Clock, 'now'>;
 
@@ -152,20 +157,25 @@ export class BacktestVenue implements ExecutionVenue {
 
   close(): void {
     this.unsubscribe();
-    this.subject.complete();
+    for (const sub of [...this.sinks]) sub.complete();
+    this.sinks.clear();
+  }
+
+  private emit(u: VenueUpdate): void {
+    for (const sub of this.sinks) sub.next(u);
   }
 
   private forward(e: SimEvent): void {
     switch (e.type) {
       case 'order':
-        this.subject.next({ kind: 'order', order: toVenueOrderState(e.order) });
+        this.emit({ kind: 'order', order: toVenueOrderState(e.order) });
         break;
       case 'fill':
         // The engine follows every fill with the order's own update.
-        this.subject.next({ kind: 'fill', fill: toVenueFill(e.trade) });
+        this.emit({ kind: 'fill', fill: toVenueFill(e.trade) });
         break;
       case 'position':
-        this.subject.next({ kind: 'position', position: toVenuePosition(e.position, e.ts) });
+        this.emit({ kind: 'position', position: toVenuePosition(e.position, e.ts) });
         break;
       case 'smart':
         // Each leg's own order events carry everything the engine needs.
