@@ -41,7 +41,6 @@ const cpuMs = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1000;
 
 /** One whole run as the CLI does it: parse, build instruments, replay, trades and metrics. */
 async function wholeRun(file: string): Promise<WholeRun> {
-  global.gc?.();
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const js0 = threadCpuMs();
@@ -68,6 +67,10 @@ export async function run(): Promise<BenchResult[]> {
   try {
     const file = join(dir, 'synthetic-1m.csv');
     writeSyntheticMinuteCsv(file, { candles: CANDLES, seed: 7 });
+    // One forced collection before the first run only: a forced full GC between runs deoptimizes
+    // code that embedded the previous run's objects ("weak objects" in --trace-deopt) and made each
+    // later replay ~10% slower than back-to-back runs without it, which is what a sweep does.
+    global.gc?.();
 
     // The first run in a fresh process is what a one-off `tarang backtest` pays (V8 compiles the
     // engine as it goes); the median of the next runs is the steady state a sweep or a notebook
