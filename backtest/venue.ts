@@ -185,13 +185,14 @@ export class BacktestVenue implements ExecutionVenue {
 
   place(req: VenueOrderRequest): WriteOutcome {
     try {
+      // One literal, absent prices undefined (the engine tests for undefined): no spread per order.
       const r = this.engine.placeOrder({
         instrument: req.instrument,
         side: req.side,
         qty: req.qty,
         orderType: req.orderType,
-        ...(req.limitPrice !== undefined ? { limitPrice: req.limitPrice } : {}),
-        ...(req.triggerPrice !== undefined ? { triggerPrice: req.triggerPrice } : {}),
+        limitPrice: req.limitPrice,
+        triggerPrice: req.triggerPrice,
         validity: req.validity,
         product: req.product,
         isAmo: req.isAmo || !this.engine.isSessionOpen(),
