@@ -23,7 +23,7 @@
  */
 import type { EventBus } from '../../core/bus/event-bus.js';
 import type { Clock } from '../../core/clock.js';
-import { DenialCode, type OrderSnapshot } from '../../core/events.js';
+import { DenialCode, type OrderEvent, type OrderSnapshot } from '../../core/events.js';
 import { oppositeSide, isTerminalStatus, type OrderType, type Product, type Side } from '../../core/enums.js';
 import { describeError } from '../../core/errors.js';
 import { istDate, istDayStart } from '../../core/time.js';
@@ -165,7 +165,12 @@ export class ExecutionEngine {
     this.marginOf = options.marginOf ?? ((_i, _s, qty, price) => qty * price);
     this.replaceAt = Math.min(options.replaceAt, options.maxModifications, options.venue.capabilities.maxModifications);
     // Cancel-and-replace fires when the order being replaced reaches a final state.
-    this.bus.on('order', (e) => this.onOrderEvent(e.order));
+    this.bus.on('order', this);
+  }
+
+  /** Bus delivery of order events (the engine is a listener object: see BusListener). */
+  onBusEvent(e: OrderEvent): void {
+    this.onOrderEvent(e.order);
   }
 
   /** Funds available for new orders: the venue's last figure less what we placed since. */

@@ -40,6 +40,9 @@ interface JournalEntry {
   qty?: number;
 }
 
+/** What the engine handles from the bus, in the order it subscribes. */
+const ENGINE_EVENTS = ['tick', 'candle', 'intent', 'fill', 'order', 'position'] as const;
+
 export class Engine {
   readonly bus: EventBus;
   readonly clock: Clock;
@@ -189,15 +192,29 @@ export class Engine {
   }
 
   private wire(): void {
-    const bus = this.bus;
-    bus.on('tick', (t) => this.onTick(t));
-    bus.on('candle', (c) => this.onCandle(c));
-    bus.on('intent', (e) => {
-      if (this.risk.evaluate(e.intent) === null) this.execution.execute(e.intent);
-    });
-    bus.on('fill', (f) => this.onFill(f));
-    bus.on('order', (e) => this.onOrder(e));
-    bus.on('position', (p) => this.onPosition(p));
+    // The engine itself is the listener (one prototype method for every engine: see BusListener).
+    for (const type of ENGINE_EVENTS) this.bus.on(type, this);
+  }
+
+  /** Bus delivery of the event types in ENGINE_EVENTS. */
+  onBusEvent(e: Event): void {
+    switch (e.type) {
+      case 'tick':
+        return this.onTick(e);
+      case 'candle':
+        return this.onCandle(e);
+      case 'intent':
+        if (this.risk.evaluate(e.intent) === null) this.execution.execute(e.intent);
+        return;
+      case 'fill':
+        return this.onFill(e);
+      case 'order':
+        return this.onOrder(e);
+      case 'position':
+        return this.onPosition(e);
+      default:
+        return;
+    }
   }
 
   private onTick(t: TickEvent): void {

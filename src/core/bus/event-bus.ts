@@ -34,6 +34,17 @@ import { SlowConsumer, type SlowConsumerOptions } from './slow-consumer.js';
 export type Handler<E> = (event: E) => void;
 export type Unsubscribe = () => void;
 
+/**
+ * A subscriber object, for parts that live on the hot path and are built again for every run (the
+ * engine in each backtest of a sweep): `onBusEvent` is one method on the class's prototype, so the
+ * code V8 optimises for it serves every instance. A closure per instance (`(c) => this.onCandle(c)`)
+ * is a new function each run, and V8 recompiled the hot path behind it on every run (later runs of
+ * a 1M-candle backtest ~25% slower, and ~150 ms more compiler CPU each).
+ */
+export interface BusListener<E> {
+  onBusEvent(event: E): void;
+}
+
 const TYPES: readonly EventType[] = ['tick', 'candle', 'order', 'fill', 'position', 'intent', 'denied', 'lifecycle', 'alert'];
 
 export interface EventBusOptions {
@@ -41,7 +52,7 @@ export interface EventBusOptions {
 }
 
 export class EventBus {
-  private readonly byType = new Map<EventType, Handler<Event>[]>();
+  private readonly byType = new Map<EventType, BusListener<Event>[]>();
   private anyHandlers: Handler<Event>[] = [];
   private readonly queue: (Event | undefined)[] = [];
   private head = 0;
@@ -96,15 +107,19 @@ export class EventBus {
     }
   }
 
-  /** Hot-path subscription to one event type. Handlers run in subscription order. */
-  on<T extends EventType>(type: T, handler: Handler<EventOf<T>>): Unsubscribe {
+  /**
+   * Hot-path subscription to one event type: a function, or a listener object (see BusListener).
+   * Handlers run in subscription order.
+   */
+  on<T extends EventType>(type: T, handler: Handler<EventOf<T>> | BusListener<EventOf<T>>): Unsubscribe {
     const list = this.byType.get(type);
     if (!list) throw new RangeError(`EventBus.on: unknown event type ${JSON.stringify(type)}`);
+    const entry = (typeof handler === 'function' ? { onBusEvent: handler } : handler) as BusListener<Event>;
     // Copy-on-write so that (un)subscribing during a dispatch never disturbs the running loop.
-    this.byType.set(type, [...list, handler as Handler<Event>]);
+    this.byType.set(type, [...list, entry]);
     return () => {
       const cur = this.byType.get(type)!;
-      this.byType.set(type, cur.filter((h) => h !== handler));
+      this.byType.set(type, cur.filter((h) => h !== entry));
     };
   }
 
@@ -147,7 +162,7 @@ export class EventBus {
     const list = this.byType.get(event.type)!;
     for (let i = 0; i < list.length; i++) {
       try {
-        list[i]!(event);
+        list[i]!.onBusEvent(event);
       } catch (err) {
         this.handlerFailed(err, event);
       }

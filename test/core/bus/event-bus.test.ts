@@ -35,6 +35,26 @@ describe('EventBus', () => {
     });
   });
 
+  it('delivers to listener objects and functions in subscription order, and unsubscribes either', () => {
+    const bus = new EventBus();
+    const seen: string[] = [];
+    class Counter {
+      constructor(private readonly name: string) {}
+      onBusEvent(e: TickEvent): void {
+        seen.push(`${this.name}:${e.ts}`);
+      }
+    }
+    const offA = bus.on('tick', new Counter('a'));
+    bus.on('tick', (e) => seen.push(`fn:${e.ts}`));
+    const b = new Counter('b');
+    const offB = bus.on('tick', b);
+    bus.publish(tick(1));
+    offA();
+    offB();
+    bus.publish(tick(2));
+    expect(seen).toEqual(['a:1', 'fn:1', 'b:1', 'fn:2']);
+  });
+
   it('queues events published from a handler behind the current one (run to completion)', () => {
     const bus = new EventBus();
     const seen: string[] = [];
