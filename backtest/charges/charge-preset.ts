@@ -8,7 +8,7 @@
  *   gst = (brokerage + exchange + sebi) x gst%
  * each rounded half up to the paisa; GST on the rounded parts, as a contract note does. The rate
  * period is the latest whose `effective_from` is on or before the fill's IST date; fills before
- * every period use the earliest one (and the report says so).
+ * every period use the earliest one.
  */
 import { readFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
@@ -155,10 +155,6 @@ function dateMs(date: string, where: string): number {
   } catch {
     throw new ConfigError(`${where}: no such date ${JSON.stringify(date)}`, { where, date });
   }
-}
-
-export function periodFor(preset: ChargePreset, ts: number): { period: RatePeriod; beforeFirst: boolean } {
-  return { period: ratePeriodAt(preset, ts), beforeFirst: ts < preset.periods[0]!.fromMs };
 }
 
 /** The rate period in force at `ts` (the earliest one for fills before every period). */
