@@ -1,5 +1,33 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+
+/**
+ * The layers of tarang, lowest first. A layer may import itself and the layers before it that it
+ * lists; nothing imports upward (src/README.md draws the picture):
+ *   core <- risk, strategies <- adapters <- engine <- daemon, backtest <- cli
+ */
+const LAYERS = {
+  core: { dir: './src/core', may: [] },
+  risk: { dir: './src/risk', may: ['core'] },
+  strategies: { dir: './src/strategies', may: ['core'] },
+  adapters: { dir: './src/adapters', may: ['core', 'risk', 'strategies'] },
+  engine: { dir: './src/engine', may: ['core', 'risk', 'strategies', 'adapters'] },
+  daemon: { dir: './src/daemon', may: ['core', 'risk', 'strategies', 'adapters', 'engine'] },
+  backtest: { dir: './backtest', may: ['core', 'risk', 'strategies', 'adapters', 'engine'] },
+  cli: { dir: './src/cli', may: ['core', 'risk', 'strategies', 'adapters', 'engine', 'daemon', 'backtest'] },
+};
+
+const layerZones = Object.entries(LAYERS).flatMap(([name, layer]) =>
+  Object.entries(LAYERS)
+    .filter(([other]) => other !== name && !layer.may.includes(other))
+    .map(([other, o]) => ({
+      target: layer.dir,
+      from: o.dir,
+      message: `layer rule: ${name} may import only ${[name, ...layer.may].join(', ')} (not ${other}); see src/README.md`,
+    })),
+);
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
@@ -13,6 +41,18 @@ export default tseslint.config(
         'error',
         { object: 'Date', property: 'now', message: 'Read time from the Clock (src/core/clock.ts).' },
       ],
+    },
+  },
+  {
+    files: ['src/**/*.ts', 'backtest/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: layerZones }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
   {

@@ -1,11 +1,11 @@
 /**
- * The one place the backtester builds the daemon's engine (src/core/bus/engine.ts): candles are
+ * The one place the backtester builds the daemon's engine (src/engine/engine.ts): candles are
  * fed whole (`buildCandles: false`), everything else is the daemon's own assembly. Kept apart so
  * the runner reads as the replay loop it is.
  */
 import type { AlertEvent, DeniedEvent } from '../src/core/events.js';
-import { Engine } from '../src/core/bus/engine.js';
-import type { EngineOptions } from '../src/core/bus/engine-options.js';
+import { Engine } from '../src/engine/engine.js';
+import type { EngineOptions } from '../src/engine/engine-options.js';
 
 export interface BacktestEngine {
   readonly engine: Engine;

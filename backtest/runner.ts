@@ -32,7 +32,7 @@ import { silentLogger, type Logger } from '../src/core/log.js';
 import type { Paise } from '../src/core/money.js';
 import { DAY_MS, IST_OFFSET_MS, MINUTE_MS } from '../src/core/time.js';
 import { SESSION_CLOSE_MINUTE } from '../src/core/candles.js';
-import type { StrategySpec } from '../src/core/bus/engine-options.js';
+import type { StrategySpec } from '../src/engine/engine-options.js';
 import type { RiskConfigInput } from '../src/risk/config.js';
 import type { ExecutionConfigInput } from '../src/adapters/execution/config.js';
 import { CandleDriver, MatchingEngine, type BothTouchedRule, type CandleInput } from '../src/adapters/simulator/matching/index.js';

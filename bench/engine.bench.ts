@@ -9,7 +9,7 @@
  *   through candle builder, bus, strategy, risk (all checks) and execution.
  */
 import type { BenchResult } from './run.js';
-import { Engine } from '../src/core/bus/engine.js';
+import { Engine } from '../src/engine/engine.js';
 import { VirtualClock } from '../src/core/clock.js';
 import type { CandleEvent, TickEvent } from '../src/core/events.js';
 import { smaCross } from '../src/strategies/sma-cross/index.js';

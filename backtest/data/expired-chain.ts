@@ -16,7 +16,7 @@ import type { Instrument } from '../../src/core/instruments.js';
 import type { Paise } from '../../src/core/money.js';
 import { addDays } from '../../src/core/time.js';
 import type { BrokerClient } from '../../src/adapters/broker/client.js';
-import type { ExpiredContractRow } from '../../src/strategies/short-straddle/chain-from-candles.js';
+import type { ExpiredContractRow } from '../../src/strategies/options/chain-from-candles.js';
 import { MAX_EXPIRED_SYMBOLS } from '../../src/adapters/broker/client.js';
 import { candleWindows } from '../../src/adapters/broker/helpers/candles.js';
 import type { WireCandle } from '../../src/adapters/broker/schemas/historical.js';

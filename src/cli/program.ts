@@ -3,10 +3,8 @@
  * src/cli/commands/ and is registered through commands/index.ts.
  */
 import { Command } from 'commander';
+import { ABOUT } from './about.js';
 import { registerCommands } from './commands/index.js';
-
-export const ABOUT = `tarang: an event-driven algorithmic trading engine for an Indian broker's REST + WebSocket API.
-The same strategy code runs live (daemon), on history (backtest) and against the built-in broker simulator (paper).`;
 
 export function buildProgram(): Command {
   const program = new Command('tarang')

@@ -94,3 +94,10 @@ export interface ExitIntent extends IntentBase {
 }
 
 export type Intent = PlaceIntent | ModifyIntent | CancelIntent | SmartIntent | ExitIntent;
+
+/**
+ * Who trails a smart order's stop-loss leg: the venue (`is_tsl` is sent) or the engine (it modifies
+ * the leg as the price moves and never sends `is_tsl`). Decided by the venue's capabilities; risk
+ * depends on it (spec 3.4 refuses `is_tsl` on a TRIGGER parent, but engine trailing is allowed).
+ */
+export type TrailingMode = 'venue' | 'engine';

@@ -27,7 +27,7 @@ import { DaemonMetrics } from '../adapters/ops/metrics.js';
 import { OpsServer } from '../adapters/ops/server.js';
 import { WebhookNotifier } from '../adapters/ops/webhook.js';
 import { loadOrCreateControlToken } from '../adapters/ops/control-token.js';
-import type { StrategySpec } from '../core/bus/engine-options.js';
+import type { StrategySpec } from '../engine/engine-options.js';
 import type { DaemonConfig, ShutdownAction } from './config.js';
 import { HealthTracker } from './health.js';
 import type { BrokerSession, EngineHandle } from './parts.js';

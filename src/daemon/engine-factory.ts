@@ -1,9 +1,9 @@
 /**
- * Builds the engine (src/core/bus/engine.ts) for the daemon: the same assembly as backtests, over
+ * Builds the engine (src/engine/engine.ts) for the daemon: the same assembly as backtests, over
  * the broker venue, behind the daemon's `EngineHandle` seam.
  */
 import type { EventBus } from '../core/bus/event-bus.js';
-import { Engine } from '../core/bus/engine.js';
+import { Engine } from '../engine/engine.js';
 import type { CandleEvent, TickEvent } from '../core/events.js';
 import type { Interval } from '../core/candles.js';
 import type { CircuitBand } from '../risk/types.js';

@@ -1,6 +1,6 @@
 /**
  * Keeps the option chains strategies declare (`optionChains`, src/strategies/short-straddle/
- * option-data.ts) current in live and paper trading. For each declared need:
+ * src/strategies/options/option-data.ts) current in live and paper trading. For each declared need:
  *   - expiries are discovered through the broker client (spec 4.5 `GET /market/instruments/expiries`)
  *     at start and again on each new IST day;
  *   - inside the declared window [fromMinute, untilMinute] (IST minutes), every `refreshMs` of clock
@@ -19,11 +19,11 @@ import { scripCode, type InstrumentTable } from '../core/instruments.js';
 import type { Logger } from '../core/log.js';
 import { SESSION_CLOSE_MINUTE, SESSION_OPEN_MINUTE } from '../core/candles.js';
 import { istDate } from '../core/time.js';
-import { istMinuteOfDay } from '../strategies/orb-smart/time-of-day.js';
-import { chainFromWire } from '../strategies/short-straddle/chain-from-wire.js';
-import { selectExpiry } from '../strategies/short-straddle/expiry-select.js';
-import type { OptionChainNeed } from '../strategies/short-straddle/option-data.js';
-import type { OptionDataFeed } from '../strategies/short-straddle/option-data-feed.js';
+import { istMinuteOfDay } from '../core/time-of-day.js';
+import { chainFromWire } from '../strategies/options/chain-from-wire.js';
+import { selectExpiry } from '../strategies/options/expiry-select.js';
+import type { OptionChainNeed } from '../strategies/options/option-data.js';
+import type { OptionDataFeed } from '../strategies/options/option-data-feed.js';
 
 export const DEFAULT_CHAIN_REFRESH_MS = 60_000;
 

@@ -6,11 +6,11 @@
  * through built, unchanged. Parameters are validated exactly as the engine would (same function,
  * same messages).
  */
-import type { StrategySpec } from '../core/bus/engine-options.js';
+import type { StrategySpec } from '../engine/engine-options.js';
 import type { InstrumentLookup } from '../core/instruments.js';
 import { parseStrategyParams } from '../strategies/params.js';
-import { OptionDataFeed, withOptionData } from '../strategies/short-straddle/option-data-feed.js';
-import { isOptionStrategy } from '../strategies/short-straddle/option-data.js';
+import { OptionDataFeed, withOptionData } from '../strategies/options/option-data-feed.js';
+import { isOptionStrategy } from '../strategies/options/option-data.js';
 import type { Strategy } from '../strategies/strategy.js';
 import type { ChainSubscription } from './option-chains.js';
 

@@ -7,7 +7,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, describeError } from '../core/errors.js';
-import type { StrategySpec } from '../core/bus/engine-options.js';
+import type { StrategySpec } from '../engine/engine-options.js';
 import type { StrategyDefinition } from '../strategies/strategy.js';
 import type { StrategyEntry } from './config.js';
 import { resolveSymbolRefs, type SymbolIndex } from './symbols.js';

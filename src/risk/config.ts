@@ -25,7 +25,7 @@
 import { z } from 'zod';
 import { cfg } from '../core/config.js';
 import { ConfigError } from '../core/errors.js';
-import { MarginModelOptionsSchema } from '../adapters/simulator/matching/margin-model.js';
+import { MarginModelOptionsSchema } from './margin-model.js';
 
 export const CheckName = {
   TRADING_STATE: 'tradingState',

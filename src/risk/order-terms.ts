@@ -8,7 +8,7 @@ import { sideSign } from '../core/enums.js';
 import type { Intent } from '../core/intents.js';
 import type { Paise } from '../core/money.js';
 import type { RiskState } from './types.js';
-import { smartEntryPrice } from '../adapters/simulator/matching/smart-leg-bounds.js';
+import { smartEntryPrice } from './rules/smart-leg-bounds.js';
 
 export interface OrderTerms {
   readonly instrument: string;

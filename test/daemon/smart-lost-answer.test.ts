@@ -8,7 +8,7 @@ import { createBroker } from '../../src/adapters/broker/broker.js';
 import { parseBrokerConfig } from '../../src/adapters/broker/config.js';
 import { RateLimiters } from '../../src/adapters/broker/rate-limiter.js';
 import { BrokerVenue } from '../../src/adapters/broker/venue.js';
-import { Engine } from '../../src/core/bus/engine.js';
+import { Engine } from '../../src/engine/engine.js';
 import type { Event } from '../../src/core/events.js';
 import { InstrumentTable } from '../../src/core/instruments.js';
 import { silentLogger } from '../../src/core/log.js';

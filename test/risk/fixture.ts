@@ -6,7 +6,7 @@ import { InstrumentTable, type Instrument } from '../../src/core/instruments.js'
 import { MemoryStore } from '../../src/core/store.js';
 import type { RiskConfigInput } from '../../src/risk/config.js';
 import { RiskEngine } from '../../src/risk/risk-engine.js';
-import type { TrailingMode } from '../../src/adapters/execution/venue.js';
+import type { TrailingMode } from '../../src/core/intents.js';
 
 export const RELIANCE: Instrument = {
   id: 'NSE_2885', exchange: 'NSE', segment: 'EQUITY', securityId: '2885', kind: 'EQUITY',

@@ -34,7 +34,7 @@
 import type { Observable } from 'rxjs';
 import type { OrderStatus, OrderType, Product, Side, Validity } from '../../core/enums.js';
 import type { Paise } from '../../core/money.js';
-import type { SmartEntryType, SmartLegName } from '../../core/intents.js';
+import type { SmartEntryType, SmartLegName, TrailingMode } from '../../core/intents.js';
 
 /** A venue answer: a plain value from an in-process venue, a promise from a network one. */
 export type VenueResult<T> = T | Promise<T>;
@@ -64,13 +64,7 @@ export interface VenueCapabilities {
   readonly synchronous: boolean;
 }
 
-/**
- * Who trails a smart order's stop-loss leg: the venue (`is_tsl` is sent) or the engine (it modifies
- * the leg as the price moves and never sends `is_tsl`). Decided by the venue's capabilities; risk
- * depends on it (spec 3.4 refuses `is_tsl` on a TRIGGER parent, but engine trailing is allowed).
- */
-export type TrailingMode = 'venue' | 'engine';
-
+/** Who trails a smart order's stop-loss leg, from the venue's capabilities (see `TrailingMode`). */
 export function trailingModeOf(c: VenueCapabilities): TrailingMode {
   return c.trailingStop ? 'venue' : 'engine';
 }

@@ -1,6 +1,6 @@
 /** `tarang demo`: what `npm start` runs. */
 import type { Command } from 'commander';
-import { ABOUT } from '../program.js';
+import { ABOUT } from '../about.js';
 
 export function register(program: Command): void {
   program

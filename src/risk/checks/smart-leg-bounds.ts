@@ -3,7 +3,7 @@
  * message — the very function the simulator's matching engine uses (one rule, one wording).
  */
 import { DenialCode } from '../../core/events.js';
-import { checkSmartLegBounds, smartEntryPrice } from '../../adapters/simulator/matching/smart-leg-bounds.js';
+import { checkSmartLegBounds, smartEntryPrice } from '../rules/smart-leg-bounds.js';
 import { OK, type RiskCheck } from '../types.js';
 
 export const smartLegBoundsCheck: RiskCheck = {

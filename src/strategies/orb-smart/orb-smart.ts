@@ -29,7 +29,7 @@ import { defineStrategy, type Strategy, type StrategyContext } from '../strategy
 import { planEntry } from './entry-plan.js';
 import { OpeningRange, RangeStatus } from './opening-range.js';
 import { orbSmartParams, type OrbSmartParams } from './params.js';
-import { formatMinuteOfDay, istMinuteOfDay } from './time-of-day.js';
+import { formatMinuteOfDay, istMinuteOfDay } from '../../core/time-of-day.js';
 import { trailedStop } from './trailing-stop.js';
 
 const savedState = z.object({

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { INTRADAY_INTERVALS, SESSION_CLOSE_MINUTE, SESSION_OPEN_MINUTE } from '../../core/candles.js';
-import { formatMinuteOfDay, timeOfDay } from './time-of-day.js';
+import { formatMinuteOfDay, timeOfDay } from '../../core/time-of-day.js';
 
 /** How a leg's distance from the entry price is set. */
 export const LegMode = {

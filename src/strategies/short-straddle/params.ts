@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { SESSION_CLOSE_MINUTE, SESSION_OPEN_MINUTE } from '../../core/candles.js';
-import { formatMinuteOfDay, timeOfDay } from '../orb-smart/time-of-day.js';
+import { formatMinuteOfDay, timeOfDay } from '../../core/time-of-day.js';
 
 export const shortStraddleParams = z
   .object({

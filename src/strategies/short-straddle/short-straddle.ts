@@ -4,7 +4,7 @@
  * quote, or at market); protects each leg with its own BUY stop-loss at
  * `stopLossPercent` above its fill; buys everything back at `exitTime`.
  *
- * Data: the strategy declares the chain it needs (`optionChains`, see option-data.ts) and reads
+ * Data: the strategy declares the chain it needs (`optionChains`, see src/strategies/options/option-data.ts) and reads
  * the latest one from `ctx.options`; it never calls the broker. The expiry is checked against the
  * discovered expiries (spec 4.5), the ATM strike is the one nearest the chain's spot, lot sizes
  * come from the instrument master (`ctx.instruments`, falling back to the chain's with a warning),
@@ -23,10 +23,10 @@ import { isTerminalStatus } from '../../core/enums.js';
 import { Rounding, formatRupees, roundToTick, type Paise } from '../../core/money.js';
 import { istDate } from '../../core/time.js';
 import { defineStrategy, type StrategyContext } from '../strategy.js';
-import { formatMinuteOfDay, istMinuteOfDay } from '../orb-smart/time-of-day.js';
-import { selectExpiry } from './expiry-select.js';
-import { legGreeks, type LegGreeks } from './leg-greeks.js';
-import { atmStrike, type OptionChainNeed, type OptionChainSnapshot, type OptionQuote, type OptionStrategy, type OptionStrategyContext } from './option-data.js';
+import { formatMinuteOfDay, istMinuteOfDay } from '../../core/time-of-day.js';
+import { selectExpiry } from '../options/expiry-select.js';
+import { legGreeks, type LegGreeks } from '../options/leg-greeks.js';
+import { atmStrike, type OptionChainNeed, type OptionChainSnapshot, type OptionQuote, type OptionStrategy, type OptionStrategyContext } from '../options/option-data.js';
 import { shortStraddleParams, type ShortStraddleParams } from './params.js';
 
 const legState = z.object({

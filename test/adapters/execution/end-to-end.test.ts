@@ -9,7 +9,7 @@ import { createBroker, type Broker } from '../../../src/adapters/broker/broker.j
 import { parseBrokerConfig } from '../../../src/adapters/broker/config.js';
 import { RateLimiters } from '../../../src/adapters/broker/rate-limiter.js';
 import { BrokerVenue } from '../../../src/adapters/broker/venue.js';
-import { Engine } from '../../../src/core/bus/engine.js';
+import { Engine } from '../../../src/engine/engine.js';
 import { VirtualClock } from '../../../src/core/clock.js';
 import type { Event, PositionEvent } from '../../../src/core/events.js';
 import { InstrumentTable } from '../../../src/core/instruments.js';

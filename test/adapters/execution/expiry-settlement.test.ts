@@ -10,7 +10,7 @@ import { createBroker } from '../../../src/adapters/broker/broker.js';
 import { parseBrokerConfig } from '../../../src/adapters/broker/config.js';
 import { RateLimiters } from '../../../src/adapters/broker/rate-limiter.js';
 import { BrokerVenue } from '../../../src/adapters/broker/venue.js';
-import { Engine } from '../../../src/core/bus/engine.js';
+import { Engine } from '../../../src/engine/engine.js';
 import { nseCalendar } from '../../../src/core/calendar.js';
 import { VirtualClock } from '../../../src/core/clock.js';
 import type { AlertEvent, FillEvent, PositionEvent } from '../../../src/core/events.js';

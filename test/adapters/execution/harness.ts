@@ -1,6 +1,6 @@
 /** An engine over a RecordingVenue on a virtual clock, with two instruments, for execution tests. */
-import { Engine } from '../../../src/core/bus/engine.js';
-import type { StrategySpec } from '../../../src/core/bus/engine-options.js';
+import { Engine } from '../../../src/engine/engine.js';
+import type { StrategySpec } from '../../../src/engine/engine-options.js';
 import { VirtualClock } from '../../../src/core/clock.js';
 import type { Event } from '../../../src/core/events.js';
 import { InstrumentTable, type Instrument } from '../../../src/core/instruments.js';

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RecordingVenue } from '../../../src/adapters/execution/recording-venue.js';
 import type { VenueOrderRequest, VenueResult, WriteOutcome } from '../../../src/adapters/execution/venue.js';
 import { RedisStore } from '../../../src/adapters/redis/store.js';
-import { Engine } from '../../../src/core/bus/engine.js';
+import { Engine } from '../../../src/engine/engine.js';
 import { VirtualClock } from '../../../src/core/clock.js';
 import type { Event } from '../../../src/core/events.js';
 import { InstrumentTable } from '../../../src/core/instruments.js';

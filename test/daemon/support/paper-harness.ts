@@ -20,7 +20,7 @@ import { parseBrokerConfig, type BrokerConfigInput } from '../../../src/adapters
 import { BrokerVenue } from '../../../src/adapters/broker/venue.js';
 import { RateLimiters } from '../../../src/adapters/broker/rate-limiter.js';
 import type { VenueFill, VenueOrderState, VenuePosition } from '../../../src/adapters/execution/venue.js';
-import type { Engine } from '../../../src/core/bus/engine.js';
+import type { Engine } from '../../../src/engine/engine.js';
 import { DaemonConfigSchema, type DaemonConfigInput } from '../../../src/daemon/config.js';
 import type { Daemon } from '../../../src/daemon/daemon.js';
 import { launchDaemon } from '../../../src/daemon/launch.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CandleEvent } from '../../../src/core/events.js';
 import type { Intent, SmartIntent } from '../../../src/core/intents.js';
 import type { JsonValue } from '../../../src/core/store.js';
-import { checkSmartLegBounds, smartEntryPrice } from '../../../src/adapters/simulator/matching/index.js';
+import { checkSmartLegBounds, smartEntryPrice } from '../../../src/risk/rules/smart-leg-bounds.js';
 import { orbSmart, orbSmartParams, planEntry, type OrbSmartParamsInput } from '../../../src/strategies/orb-smart/index.js';
 import { SimHarness, type HarnessOptions } from './sim-harness.js';
 import { HDFCBANK, flat, minuteCandles, type Ohlc } from './candles.js';

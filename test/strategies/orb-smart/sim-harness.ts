@@ -21,7 +21,7 @@ import { istDate } from '../../../src/core/time.js';
 import { CandleDriver, MatchingEngine, isVenueError } from '../../../src/adapters/simulator/matching/index.js';
 import type { SimEvent, SimOrder, SimTrade } from '../../../src/adapters/simulator/matching/types.js';
 import type { IntentDraft, OrderOptions, Strategy } from '../../../src/strategies/strategy.js';
-import type { OptionChainSnapshot, OptionStrategy, OptionStrategyContext } from '../../../src/strategies/short-straddle/option-data.js';
+import type { OptionChainSnapshot, OptionStrategy, OptionStrategyContext } from '../../../src/strategies/options/option-data.js';
 import { toSmartOrderRequest } from '../../../backtest/venue.js';
 
 export interface HarnessOptions {

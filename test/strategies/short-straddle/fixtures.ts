@@ -2,7 +2,7 @@
 import { bsPrice, yearsToExpiry } from '../../../src/core/greeks.js';
 import type { Instrument, OptionType } from '../../../src/core/instruments.js';
 import { Rounding, roundToTick, type Paise } from '../../../src/core/money.js';
-import type { BrokerGreeks, OptionChainSnapshot, OptionQuote } from '../../../src/strategies/short-straddle/option-data.js';
+import type { BrokerGreeks, OptionChainSnapshot, OptionQuote } from '../../../src/strategies/options/option-data.js';
 
 export const DAY = '2024-01-02';
 export const WEEKLY = '2024-01-04';

@@ -12,16 +12,8 @@ import { MINUTE_MS, istDate, istDateTime } from '../../../src/core/time.js';
 import { Universe } from '../../../src/adapters/simulator/universe/index.js';
 import { HistoryService } from '../../../src/adapters/simulator/history/index.js';
 import { OptionChainService } from '../../../src/adapters/simulator/options/index.js';
-import {
-  OptionDataFeed,
-  chainFromWire,
-  legGreeks,
-  shortStraddle,
-  shortStraddleParams,
-  withOptionData,
-  type ExpiredContractRow,
-  type OptionStrategy,
-} from '../../../src/strategies/short-straddle/index.js';
+import { shortStraddle, shortStraddleParams } from '../../../src/strategies/short-straddle/index.js';
+import { OptionDataFeed, chainFromWire, legGreeks, withOptionData, type ExpiredContractRow, type OptionStrategy } from '../../../src/strategies/options/index.js';
 import { runBacktest, type BacktestRun } from '../../../backtest/runner.js';
 import { chargeModel } from '../../../backtest/charges/index.js';
 import { seriesFromRows, type CandleSeries } from '../../../backtest/data/candle-series.js';

@@ -3,7 +3,7 @@
  * the embedded simulator over loopback HTTP/WebSocket. The daemon does not yet honour the
  * strategy's `optionChains` declaration, so this test plays that part: it discovers expiries and
  * fetches the option chain over HTTP with a broker client of its own (spec 4.5, 4.3) and publishes
- * it on the strategy's `OptionDataFeed`, exactly as the engine is asked to (see option-data.ts).
+ * it on the strategy's `OptionDataFeed`, exactly as the engine is asked to (see src/strategies/options/option-data.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBroker, type Broker } from '../../../src/adapters/broker/broker.js';
@@ -12,15 +12,8 @@ import { registerStrategy } from '../../../src/strategies/registry.js';
 import { defineStrategy } from '../../../src/strategies/strategy.js';
 import { silentLogger } from '../../../src/core/log.js';
 import { istDateTime } from '../../../src/core/time.js';
-import {
-  OptionDataFeed,
-  chainFromWire,
-  shortStraddle,
-  shortStraddleParams,
-  stopTrigger,
-  withOptionData,
-  type OptionStrategy,
-} from '../../../src/strategies/short-straddle/index.js';
+import { shortStraddle, shortStraddleParams, stopTrigger } from '../../../src/strategies/short-straddle/index.js';
+import { OptionDataFeed, chainFromWire, withOptionData, type OptionStrategy } from '../../../src/strategies/options/index.js';
 import { startPaperDaemon, type PaperDaemon } from '../orb-smart/paper-daemon.js';
 
 const DAY = '2026-11-19';

@@ -9,7 +9,8 @@ import type { IntentDraft, StrategyContext } from '../../../src/strategies/strat
 import { InstrumentTable } from '../../../src/core/instruments.js';
 import { silentLogger } from '../../../src/core/log.js';
 import type { JsonValue } from '../../../src/core/store.js';
-import { shortStraddle, shortStraddleParams, type OptionStrategy, type OptionStrategyContext } from '../../../src/strategies/short-straddle/index.js';
+import { shortStraddle, shortStraddleParams } from '../../../src/strategies/short-straddle/index.js';
+import { type OptionStrategy, type OptionStrategyContext } from '../../../src/strategies/options/index.js';
 import { DAY, EXPIRIES, NIFTY, OPTIONS, chain } from './fixtures.js';
 import { istDateTime } from '../../../src/core/time.js';
 

@@ -20,7 +20,7 @@ import type { Instrument, InstrumentLookup } from '../../../core/instruments.js'
 import { formatRupees, type Paise } from '../../../core/money.js';
 import { InvariantError } from '../../../core/errors.js';
 import { indianCharges, indianSettlementCharges, noCharges, type ChargeCalculator } from './charges.js';
-import { MarginModel, type MarginModelOptions, type MarginParts } from './margin-model.js';
+import { MarginModel, type MarginModelOptions, type MarginParts } from '../../../risk/margin-model.js';
 import type { ChargeBreakdown, MarginQuery, SimFunds, SimHolding, SimMarginResult, SimPosition } from './types.js';
 
 export interface VenueAccountOptions {

@@ -5,7 +5,6 @@
  *   legs, trailing), sessions, and `onMarket(update)` to match against market updates.
  * - `VenueAccount`: funds, margin blocks, positions, holdings, charges, the margin calculator.
  * - `CandleDriver`: plays candles as short price paths through the engine (backtests).
- * - `checkSmartLegBounds`: spec 3.5's leg rule and message, pure, for the risk layer too.
  *
  * Usage (simulator): `const engine = new MatchingEngine({ instruments, clock })`, feed
  * `engine.onMarket(tick)` from the market model, call `placeOrder/modifyOrder/cancelOrder`, and
@@ -15,9 +14,7 @@
 export { MatchingEngine } from './matching-engine.js';
 export { VenueAccount, type VenueAccountOptions, type Reservation, type SettledPosition } from './account.js';
 export { CandleDriver, candlePath, nearerExtremeFirst, BothTouchedRule, type CandleDriverOptions, type CandleInput, type PathPoint } from './candle-driver.js';
-export { checkSmartLegBounds, smartEntryPrice, type SmartLegBoundsInput } from './smart-leg-bounds.js';
 export { normaliseRemarks, MAX_REMARKS_LENGTH, RESERVED_REMARKS } from './remarks.js';
-export { MarginModel, MarginModelOptionsSchema, type MarginModelOptions, type MarginParts, type MarginRates } from './margin-model.js';
 export { indianCharges, indianSettlementCharges, STT_OPTIONS_EXERCISED, noCharges, INDIAN_CHARGE_RATES, ZERO_CHARGES, type ChargeCalculator, type ChargeInput, type IndianChargeRates } from './charges.js';
 export { VenueStatus, SmartStatus, normaliseVenueStatus, isVenueStatus } from './venue-status.js';
 export { VenueInputError, VenueOrderError, VenueNotFoundError, VenueErrorType, isVenueError, type VenueError } from './errors.js';

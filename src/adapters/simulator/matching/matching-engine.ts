@@ -36,7 +36,7 @@ import { VenueAccount } from './account.js';
 import { VenueInputError, VenueNotFoundError, VenueOrderError } from './errors.js';
 import { resolveSettings, type MatchingEngineOptions, type ResolvedSettings } from './options.js';
 import { normaliseRemarks } from './remarks.js';
-import { checkSmartLegBounds, smartEntryPrice } from './smart-leg-bounds.js';
+import { checkSmartLegBounds, smartEntryPrice } from '../../../risk/rules/smart-leg-bounds.js';
 import type {
   BookLevel,
   CancelOrderResult,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { VenueInputError, checkSmartLegBounds } from '../../../../src/adapters/simulator/matching/index.js';
+import { VenueInputError } from '../../../../src/adapters/simulator/matching/index.js';
+import { checkSmartLegBounds } from '../../../../src/risk/rules/smart-leg-bounds.js';
 import { RELIANCE, harness } from './fixtures.js';
 
 const R = RELIANCE.id;

@@ -10,28 +10,28 @@
  * No promise, no RxJS operator and no per-event allocation beyond the events themselves.
  */
 import type { Subscription } from 'rxjs';
-import type { Clock } from '../clock.js';
-import type { CandleEvent, Event, FillEvent, OrderEvent, PositionEvent, TickEvent } from '../events.js';
-import { LifecyclePhase } from '../events.js';
-import type { Logger } from '../log.js';
-import { silentLogger } from '../log.js';
-import { MemoryStore, type JsonValue, type Store } from '../store.js';
-import { ConfigError } from '../errors.js';
-import { parseExecutionConfig } from '../../adapters/execution/config.js';
-import { trailingModeOf } from '../../adapters/execution/venue.js';
-import { ExecutionEngine } from '../../adapters/execution/execution-engine.js';
-import { OrderStateMachine, type NewOrder } from '../../adapters/execution/order-state-machine.js';
-import { Portfolio } from '../../adapters/execution/portfolio.js';
-import { TrailingStops } from '../../adapters/execution/trailing-stops.js';
-import type { ExecutionVenue, VenueOrderState } from '../../adapters/execution/venue.js';
-import type { TradingState } from '../../risk/config.js';
-import { RiskEngine } from '../../risk/risk-engine.js';
-import { parseStrategyParams } from '../../strategies/params.js';
-import { StrategyRunner } from '../../strategies/runner.js';
-import type { Strategy } from '../../strategies/strategy.js';
-import { CandleAggregator } from './candle-aggregator.js';
+import type { Clock } from '../core/clock.js';
+import type { CandleEvent, Event, FillEvent, OrderEvent, PositionEvent, TickEvent } from '../core/events.js';
+import { LifecyclePhase } from '../core/events.js';
+import type { Logger } from '../core/log.js';
+import { silentLogger } from '../core/log.js';
+import { MemoryStore, type JsonValue, type Store } from '../core/store.js';
+import { ConfigError } from '../core/errors.js';
+import { parseExecutionConfig } from '../adapters/execution/config.js';
+import { trailingModeOf } from '../adapters/execution/venue.js';
+import { ExecutionEngine } from '../adapters/execution/execution-engine.js';
+import { OrderStateMachine, type NewOrder } from '../adapters/execution/order-state-machine.js';
+import { Portfolio } from '../adapters/execution/portfolio.js';
+import { TrailingStops } from '../adapters/execution/trailing-stops.js';
+import type { ExecutionVenue, VenueOrderState } from '../adapters/execution/venue.js';
+import type { TradingState } from '../risk/config.js';
+import { RiskEngine } from '../risk/risk-engine.js';
+import { parseStrategyParams } from '../strategies/params.js';
+import { StrategyRunner } from '../strategies/runner.js';
+import type { Strategy } from '../strategies/strategy.js';
+import { CandleAggregator } from '../core/bus/candle-aggregator.js';
 import type { EngineOptions } from './engine-options.js';
-import { EventBus } from './event-bus.js';
+import { EventBus } from '../core/bus/event-bus.js';
 
 interface JournalEntry {
   strategyId?: string;

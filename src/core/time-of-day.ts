@@ -3,7 +3,7 @@
  * A zod schema so a bad value in YAML or `--param` fails naming the parameter.
  */
 import { z } from 'zod';
-import { MINUTE_MS, istDayStart } from '../../core/time.js';
+import { MINUTE_MS, istDayStart } from './time.js';
 
 const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$/;
 

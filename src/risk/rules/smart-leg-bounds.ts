@@ -4,9 +4,9 @@
  * reverse. The message names the bound ("SL trigger price should be less than 1420.50"). Pure, so
  * the risk layer applies the same rule and the same words before anything reaches the venue.
  */
-import type { Side } from '../../../core/enums.js';
-import { formatRupees, type Paise } from '../../../core/money.js';
-import type { SmartEntryType } from '../../../core/intents.js';
+import type { Side } from '../../core/enums.js';
+import { formatRupees, type Paise } from '../../core/money.js';
+import type { SmartEntryType } from '../../core/intents.js';
 
 export interface SmartLegBoundsInput {
   readonly side: Side;

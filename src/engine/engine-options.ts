@@ -19,14 +19,14 @@
  * -> venue -> fill -> portfolio -> strategy) runs synchronously inside `publishCandle`, in one
  * deterministic order, with no promise per event.
  */
-import type { Clock } from '../clock.js';
-import type { InstrumentLookup } from '../instruments.js';
-import type { Logger } from '../log.js';
-import type { Store } from '../store.js';
-import type { ExecutionVenue } from '../../adapters/execution/venue.js';
-import type { Strategy, StrategyDefinition } from '../../strategies/strategy.js';
-import type { RiskConfigInput } from '../../risk/config.js';
-import type { ExecutionConfigInput } from '../../adapters/execution/config.js';
+import type { Clock } from '../core/clock.js';
+import type { InstrumentLookup } from '../core/instruments.js';
+import type { Logger } from '../core/log.js';
+import type { Store } from '../core/store.js';
+import type { ExecutionVenue } from '../adapters/execution/venue.js';
+import type { Strategy, StrategyDefinition } from '../strategies/strategy.js';
+import type { RiskConfigInput } from '../risk/config.js';
+import type { ExecutionConfigInput } from '../adapters/execution/config.js';
 
 /** One strategy instance to run: a registered definition with raw params, or a ready object. */
 export type StrategySpec =

@@ -15,10 +15,10 @@
  * margin. Mark-to-market losses do not reduce the available balance (realised P&L does).
  */
 import { z } from 'zod';
-import type { Product, Side } from '../../../core/enums.js';
-import type { Instrument } from '../../../core/instruments.js';
-import type { Paise } from '../../../core/money.js';
-import { ConfigError } from '../../../core/errors.js';
+import type { Product, Side } from '../core/enums.js';
+import type { Instrument } from '../core/instruments.js';
+import type { Paise } from '../core/money.js';
+import { ConfigError } from '../core/errors.js';
 
 const rate = z.number().min(0).max(1);
 export const MarginModelOptionsSchema = z
