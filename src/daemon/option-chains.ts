@@ -1,6 +1,6 @@
 /**
- * Keeps the option chains strategies declare (`optionChains`, src/strategies/short-straddle/
- * src/strategies/options/option-data.ts) current in live and paper trading. For each declared need:
+ * Keeps the option chains strategies declare (`optionChains`, src/strategies/options/option-data.ts)
+ * current in live and paper trading. For each declared need:
  *   - expiries are discovered through the broker client (spec 4.5 `GET /market/instruments/expiries`)
  *     at start and again on each new IST day;
  *   - inside the declared window [fromMinute, untilMinute] (IST minutes), every `refreshMs` of clock
