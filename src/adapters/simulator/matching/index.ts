@@ -2,7 +2,9 @@
  * `simulator/matching`: the one fill model of tarang, free of HTTP and wall time.
  *
  * - `MatchingEngine`: orders (LIMIT, MARKET, STOP_LOSS; DAY/IOC; AMO), smart orders (entry + OCO
- *   legs, trailing), sessions, and `onMarket(update)` to match against market updates.
+ *   legs, trailing), sessions, and `onMarket(update)` to match against market updates. Its parts:
+ *   fill-model.ts (how an order fills, pure), matching-state.ts (state, admission, fills booked),
+ *   validation.ts, smart-orders.ts, sessions.ts (sessions, expiry, settlement).
  * - `VenueAccount`: funds, margin blocks, positions, holdings, charges, the margin calculator.
  * - `CandleDriver`: plays candles as short price paths through the engine (backtests).
  *
