@@ -10,7 +10,8 @@
  */
 export * from './api-result.js';
 export * from './types.js';
-export { Universe, describeContract, priceBandTick } from './universe.js';
+export { Universe } from './universe.js';
+export { describeContract, priceBandTick } from './instrument-rows.js';
 export { INDEX_MASTER_COLUMNS, MASTER_COLUMNS, MASTER_SEGMENT } from './master-csv.js';
 export { ANCHOR_DATE } from './reference-data.js';
 export {

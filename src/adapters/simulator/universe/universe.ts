@@ -3,9 +3,9 @@
  * derivative contract of the last `historyYears`, all derived deterministically from a seed and the
  * simulator's trading date. Current contracts are materialised (they are in the instrument master);
  * expired ones are generated per (underlying, expiry) on demand, since five years of weekly index
- * chains are millions of rows.
+ * chains are millions of rows. The chains themselves are chains.ts's, the instrument records
+ * instrument-rows.ts's.
  */
-import type { Exchange } from '../../../core/enums.js';
 import { ConfigError, InvariantError } from '../../../core/errors.js';
 import type { Instrument } from '../../../core/instruments.js';
 import { InstrumentTable } from '../../../core/instruments.js';
@@ -13,7 +13,7 @@ import type { Paise } from '../../../core/money.js';
 import { roundToTick } from '../../../core/money.js';
 import { addDays, istMidnight } from '../../../core/time.js';
 import type { ExpiryDate } from './expiry-calendar.js';
-import { eraAt, expirySeries } from './expiry-calendar.js';
+import { expirySeries } from './expiry-calendar.js';
 import { generateEquityNames } from './equity-names.js';
 import { renderMasterCsv } from './master-csv.js';
 import type { PathSpec } from './price-paths.js';
@@ -24,23 +24,20 @@ import {
   INDEX_TICK,
   INDICES,
   KNOWN_EQUITIES,
-  OPTION_TICK,
-  PRICE_BAND_TICKS,
   STOCK_EXPIRIES,
   STOCK_HALF_WIDTH,
 } from './reference-data.js';
 import { Rng, hash32, hashUnit } from './rng.js';
-import { futureSymbol, optionSymbol } from './trading-symbol.js';
-import type { Contract, ExpiryKind, MasterSource, TradingCalendar, Underlying, UniverseOptions } from './types.js';
+import { expiryOfSymbol } from './trading-symbol.js';
+import { buildChain, hasFuture, isQuarterMonth, LISTED_MONTHLIES, listingDays, type UnderlyingEntry } from './chains.js';
+import { contractInstrument, equityInstrument } from './instrument-rows.js';
+import type { Contract, MasterSource, TradingCalendar, Underlying, UniverseOptions } from './types.js';
 
 const DEFAULT_NSE_EQUITIES = 2400;
 const DEFAULT_BSE_EQUITIES = 1000;
 const DEFAULT_HISTORY_YEARS = 5;
-/** Contracts listed at once: nearest weeklies, serial monthlies (futures on these only). */
+/** Weeklies listed at once (the nearest; serial monthlies: `LISTED_MONTHLIES`). */
 const LISTED_WEEKLIES = 4;
-const LISTED_MONTHLIES = 3;
-/** Days before expiry a contract starts trading (its ladder is centred on that day's close). */
-const LISTING_DAYS = { W: 35, M: 100, Q: 370 } as const;
 /** Security ids of contracts: eight digits, hashed from the trading symbol (see materialiseCurrentContracts). */
 const ID_BASE = 10_000_000;
 const ID_SPAN = 90_000_000;
@@ -50,22 +47,6 @@ const CHAIN_CACHE_LIMIT = 400;
 /** Universes kept by `Universe.shared` per calendar (about 60 MB each with its master CSVs: a few at once). */
 const SHARED_LIMIT = 3;
 const SHARED = new WeakMap<TradingCalendar, Map<string, Universe>>();
-
-/** Everything the universe knows about one derivative underlying. */
-interface UnderlyingEntry {
-  readonly info: Underlying;
-  readonly pathKey: string;
-  readonly path: PathSpec;
-  readonly expiryRules: readonly Era<ExpiryRule>[];
-  readonly lots: readonly Era<number>[];
-  readonly halfWidth: number;
-  readonly futureTick: Paise;
-  readonly quarterlies: number;
-  /** Strike step in rupees at a price level. */
-  readonly stepAt: (price: number) => number;
-  readonly current: readonly ExpiryDate[];
-  readonly expired: readonly ExpiryDate[];
-}
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -200,7 +181,7 @@ export class Universe {
     const key = `${symbol}|${expiry}`;
     const hit = this.expiredCache.get(key);
     if (hit) return hit;
-    const chain = this.buildChain(entry, exp, exp.kind === 'M');
+    const chain = buildChain(this.paths, this.today, entry, exp, exp.kind === 'M');
     this.expiredCache.set(key, chain);
     if (this.expiredCache.size > CHAIN_CACHE_LIMIT) {
       const oldest = this.expiredCache.keys().next().value;
@@ -462,7 +443,7 @@ export class Universe {
         used.add(id);
         return String(id);
       };
-      const chain = this.buildChain(entry, exp, this.hasFuture(entry, exp), nextId);
+      const chain = buildChain(this.paths, this.today, entry, exp, hasFuture(entry, exp), nextId);
       this.currentChains.set(`${entry.info.symbol}|${exp.date}`, chain);
       for (const c of chain) {
         const inst = contractInstrument(c);
@@ -472,148 +453,6 @@ export class Universe {
       }
     }
   }
-
-  /** Futures trade on the serial monthlies only (never on weeklies, spec 4.5 rule 2). */
-  private hasFuture(entry: UnderlyingEntry, exp: ExpiryDate): boolean {
-    if (exp.kind !== 'M') return false;
-    const serial = entry.current.filter((e) => e.kind === 'M').slice(0, LISTED_MONTHLIES);
-    return serial.some((e) => e.date === exp.date);
-  }
-
-  /** The contracts of one expiry: the future (when it has one) then CE/PE pairs by strike. */
-  private buildChain(entry: UnderlyingEntry, exp: ExpiryDate, withFuture: boolean, nextId?: (tradingSymbol: string) => string): Contract[] {
-    const underlying = entry.info.symbol;
-    const exchange: Exchange = entry.info.exchange;
-    const expiry = exp.date;
-    const expiryKind = exp.kind;
-    const lotSize = eraAt(entry.lots, exp.date) ?? entry.lots[entry.lots.length - 1]!.value;
-    const out: Contract[] = [];
-    if (withFuture) {
-      const tradingSymbol = futureSymbol(underlying, expiry);
-      const instrumentType = entry.info.futureType;
-      const tickSize = entry.futureTick;
-      out.push(nextId
-        ? { underlying, exchange, instrumentType, expiry, expiryKind, strike: null, optionType: null, lotSize, tradingSymbol, tickSize, securityId: nextId(tradingSymbol) }
-        : { underlying, exchange, instrumentType, expiry, expiryKind, strike: null, optionType: null, lotSize, tradingSymbol, tickSize });
-    }
-    const instrumentType = entry.info.optionType;
-    const tickSize = Math.round(OPTION_TICK * 100);
-    for (const strike of this.strikeLadder(entry, exp)) {
-      for (const optionType of ['CE', 'PE'] as const) {
-        const tradingSymbol = optionSymbol(underlying, exp, strike, optionType);
-        out.push(nextId
-          ? { underlying, exchange, instrumentType, expiry, expiryKind, strike, optionType, lotSize, tradingSymbol, tickSize, securityId: nextId(tradingSymbol) }
-          : { underlying, exchange, instrumentType, expiry, expiryKind, strike, optionType, lotSize, tradingSymbol, tickSize });
-      }
-    }
-    return out;
-  }
-
-  /**
-   * Strikes in paise: `halfWidth` steps either side of the listing-day close, widened (as the
-   * exchanges add strikes) to keep 7% beyond the range the underlying has traded in since listing.
-   */
-  private strikeLadder(entry: UnderlyingEntry, exp: ExpiryDate): Paise[] {
-    const listing = maxDate(addDays(exp.date, -listingDays(entry, exp.date, exp.kind)), PATH_START);
-    const centrePrice = this.paths.close(entry.pathKey, entry.path, listing);
-    const step = entry.stepAt(centrePrice);
-    const stepPaise = Math.round(step * 100);
-    const centre = Math.round(centrePrice / step) * stepPaise;
-    let lo = centre - entry.halfWidth * stepPaise;
-    let hi = centre + entry.halfWidth * stepPaise;
-    const seenTo = minDate(exp.date, addDays(this.today, -1));
-    if (seenTo > listing) {
-      const log = this.paths.logPath(entry.pathKey, entry.path);
-      let min = Number.POSITIVE_INFINITY;
-      let max = 0;
-      for (let i = PricePaths.dayIndex(listing); i <= PricePaths.dayIndex(seenTo); i++) {
-        const p = Math.exp(log[i]!) * 100;
-        if (p < min) min = p;
-        if (p > max) max = p;
-      }
-      for (let n = 0; n < 60 && lo > min * 0.93; n++) lo -= stepPaise;
-      for (let n = 0; n < 60 && hi < max * 1.07; n++) hi += stepPaise;
-    }
-    const out: Paise[] = [];
-    for (let k = lo; k <= hi; k += stepPaise) if (k > 0) out.push(k);
-    return out;
-  }
-}
-
-function listingDays(entry: UnderlyingEntry, expiry: string, kind: ExpiryKind): number {
-  if (kind === 'W') return LISTING_DAYS.W;
-  // Quarter-month contracts of underlyings with quarterlies are listed about a year ahead.
-  return entry.quarterlies > 0 && isQuarterMonth(expiry) ? LISTING_DAYS.Q : LISTING_DAYS.M;
-}
-
-function isQuarterMonth(date: string): boolean {
-  return Number(date.slice(5, 7)) % 3 === 0;
-}
-
-function equityInstrument(exchange: Exchange, securityId: string, symbol: string, name: string, price: number, series: string): Instrument {
-  return {
-    id: `${exchange}_${securityId}`,
-    exchange,
-    segment: 'EQUITY',
-    securityId,
-    kind: 'EQUITY',
-    tradingSymbol: symbol,
-    symbol,
-    lotSize: 1,
-    tickSize: priceBandTick(price),
-    series,
-    displayName: name,
-  };
-}
-
-function contractInstrument(c: Contract): Instrument {
-  const securityId = c.securityId!;
-  // Plain literals (no spreads): this runs for every current contract, tens of thousands of times.
-  if (c.strike !== null && c.optionType !== null) {
-    return {
-      id: (c.exchange === 'BSE' ? 'BFO_' : 'NFO_') + securityId,
-      exchange: c.exchange,
-      segment: 'FNO',
-      securityId,
-      kind: c.instrumentType,
-      tradingSymbol: c.tradingSymbol,
-      symbol: c.underlying,
-      lotSize: c.lotSize,
-      tickSize: c.tickSize,
-      expiry: c.expiry,
-      strike: c.strike,
-      optionType: c.optionType,
-      displayName: describeContract(c),
-    };
-  }
-  return {
-    id: (c.exchange === 'BSE' ? 'BFO_' : 'NFO_') + securityId,
-    exchange: c.exchange,
-    segment: 'FNO',
-    securityId,
-    kind: c.instrumentType,
-    tradingSymbol: c.tradingSymbol,
-    symbol: c.underlying,
-    lotSize: c.lotSize,
-    tickSize: c.tickSize,
-    expiry: c.expiry,
-    displayName: describeContract(c),
-  };
-}
-
-const MONTH_NAMES = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'] as const;
-
-/** `NIFTY 24 NOV 2026 24600 CE`, `RELIANCE 24 NOV 2026 FUT`. */
-export function describeContract(c: Contract): string {
-  const e = c.expiry;
-  const tail = c.strike === null ? 'FUT' : `${c.strike / 100} ${c.optionType}`;
-  return `${c.underlying} ${e.slice(8, 10)} ${MONTH_NAMES[Number(e.slice(5, 7)) - 1]} ${e.slice(0, 4)} ${tail}`;
-}
-
-/** The NSE cash tick for a price level (rupees), paise. */
-export function priceBandTick(price: number): Paise {
-  for (const [below, tick] of PRICE_BAND_TICKS) if (price < below) return Math.round(tick * 100);
-  return 500;
 }
 
 function nearestNice(step: number): number {
@@ -635,33 +474,6 @@ function idSequence(seed: number, key: string, first: number, maxGap: number, ta
   };
 }
 
-const MONTH_CODES = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
-const WEEKLY_MONTH_CODES = '123456789OND';
-
-/**
- * The expiry a trading symbol's tail names (after the underlying): `26NOV...` a monthly of
- * 2026-11 (prefix `2026-11`), `26N17...` a weekly on 2026-11-17.
- */
-function expiryOfSymbol(tail: string): { kind: ExpiryKind; prefix: string } | undefined {
-  const yy = tail.slice(0, 2);
-  if (!/^\d{2}$/.test(yy)) return undefined;
-  const mon = MONTH_CODES.indexOf(tail.slice(2, 5));
-  if (mon >= 0) return { kind: 'M', prefix: `20${yy}-${String(mon + 1).padStart(2, '0')}` };
-  const wm = WEEKLY_MONTH_CODES.indexOf(tail.charAt(2));
-  const dd = tail.slice(3, 5);
-  if (wm < 0 || !/^\d{2}$/.test(dd)) return undefined;
-  return { kind: 'W', prefix: `20${yy}-${String(wm + 1).padStart(2, '0')}-${dd}` };
-}
-
 function round4(x: number): number {
   return Math.round(x * 10000) / 10000;
 }
-
-function maxDate(a: string, b: string): string {
-  return a > b ? a : b;
-}
-
-function minDate(a: string, b: string): string {
-  return a < b ? a : b;
-}
-
