@@ -28,6 +28,12 @@
  * underlying then sits in the contract's model too, as a silent copy when it is handed out from
  * another model (same seed and instrument, same path); forced prices (`setPrice`) are logged and
  * replayed so such copies, and models rebuilt by a merge, stay on the path clients saw.
+ *
+ * Why one file over 500 lines: it is one job, the lazily built market, and its parts (activation,
+ * replay to the open and catch-up, the forced-price log, merging small models, dropping expired
+ * contracts, the per-step session roll) all keep one set of invariants over the same private state
+ * (the held models, which model holds each code, the forced prices, the session). Split, each part
+ * would need that state handed over and the invariants would be stated nowhere whole.
  */
 import type { MarketCalendar } from '../../../core/calendar.js';
 import type { Clock, TimerHandle } from '../../../core/clock.js';
