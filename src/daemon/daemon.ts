@@ -7,8 +7,8 @@
  * (none / cancel open orders / flatten), the engine persists and lets in-flight writes finish,
  * sockets close, the recording is flushed, the store closes.
  *
- * Every bus event passes through cheap synchronous observers (metrics, session stats, health,
- * alerts, terminal display, JSONL recorder); none of them can block the tick path.
+ * Every bus event passes through cheap synchronous observers (observers.ts: metrics, session
+ * stats, health, alerts, terminal display, JSONL recorder); none of them can block the tick path.
  */
 import type { Subscription } from 'rxjs';
 import type { Clock, TimerHandle } from '../core/clock.js';
