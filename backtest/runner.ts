@@ -39,7 +39,7 @@ import { CandleDriver, MatchingEngine, type BothTouchedRule, type CandleInput } 
 import type { ChargeModel } from './charges/charge-preset.js';
 import type { CandleSeries } from './data/candle-series.js';
 import { mergeSeries, type MergedOrder } from './data/merge.js';
-import { createBacktestEngine, type BacktestEngine } from './engine-factory.js';
+import { Engine } from '../src/engine/engine.js';
 import { EquityRecorder, freeze, type EquityCurve } from './metrics/equity-curve.js';
 import type { FillRecord } from './metrics/trades.js';
 import { BacktestVenue } from './venue.js';
@@ -123,7 +123,7 @@ interface ReplayParts {
   readonly clock: VirtualClock;
   readonly matching: MatchingEngine;
   readonly driver: CandleDriver;
-  readonly engine: BacktestEngine;
+  readonly engine: Engine;
   readonly recorder: EquityRecorder;
   readonly ids: readonly string[];
   readonly intraday: boolean;
@@ -262,7 +262,9 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     fills.push({ ts: t.ts, instrument: t.instrument, side: t.side, qty: t.qty, price: t.price, charges: t.charges, tag: t.remarks, orderId: t.orderId });
   });
   const venue = new BacktestVenue(matching, { nativeTrailing: settings.trailing === 'native', clock });
-  const engine = await createBacktestEngine({
+  // The daemon's own engine; candles are fed whole (the replay builds none from ticks), and
+  // backtest tags read `bt<run>-<seq>`.
+  const engine = await Engine.create({
     clock,
     venue,
     instruments: input.instruments,
@@ -270,16 +272,19 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     log,
     ...(input.risk ? { risk: input.risk } : {}),
     ...(input.execution ? { execution: input.execution } : {}),
+    buildCandles: false,
+    tagPrefix: 'bt',
   });
   const denials = { count: 0, byCode: {} as Record<string, number>, first: [] as Array<{ ts: number; code: string; reason: string }> };
-  engine.onDenied((d: DeniedEvent) => {
+  engine.bus.on('denied', (d: DeniedEvent) => {
     denials.count++;
     denials.byCode[d.code] = (denials.byCode[d.code] ?? 0) + 1;
     if (denials.first.length < 20) denials.first.push({ ts: d.ts, code: d.code, reason: d.reason });
   });
 
   const alerts: Array<{ ts: number; code: string; message: string }> = [];
-  engine.onAlert((a) => {
+  // Alerts: a strategy paused after throwing, the kill switch, ...
+  engine.bus.on('alert', (a) => {
     if (alerts.length < 50) alerts.push({ ts: a.ts, code: a.code, message: a.message });
   });
 

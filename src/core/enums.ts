@@ -46,6 +46,14 @@ export const OrderStatus = {
 } as const;
 export type OrderStatus = (typeof OrderStatus)[keyof typeof OrderStatus];
 
+/**
+ * Whether new exposure may be taken: `active` trades, `reducing` only lets orders through that
+ * shrink a position, `halted` lets none through (kill switch, operator halt). Owned by risk; in
+ * core because the `trading-state` event carries it.
+ */
+export const TradingState = { ACTIVE: 'active', REDUCING: 'reducing', HALTED: 'halted' } as const;
+export type TradingState = (typeof TradingState)[keyof typeof TradingState];
+
 const TERMINAL: ReadonlySet<OrderStatus> = new Set([
   OrderStatus.FILLED,
   OrderStatus.CANCELLED,

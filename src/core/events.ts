@@ -3,7 +3,7 @@
  * Events are immutable (readonly, never mutated after publish), carry `ts` (event time, epoch ms,
  * from the Clock or the venue) and are discriminated on `type`. Prices are integer paise.
  */
-import type { OrderStatus, OrderType, Product, Side, Validity } from './enums.js';
+import type { OrderStatus, OrderType, Product, Side, TradingState, Validity } from './enums.js';
 import type { Intent } from './intents.js';
 import type { Paise } from './money.js';
 import type { Interval } from './candles.js';
@@ -17,6 +17,7 @@ export const EventType = {
   INTENT: 'intent',
   DENIED: 'denied',
   LIFECYCLE: 'lifecycle',
+  TRADING_STATE: 'trading-state',
   ALERT: 'alert',
 } as const;
 export type EventType = (typeof EventType)[keyof typeof EventType];
@@ -179,7 +180,10 @@ export const LifecyclePhase = {
   CONNECTED: 'connected',
   DISCONNECTED: 'disconnected',
   RECONCILED: 'reconciled',
-  TRADING_STATE: 'trading_state',
+  /** The execution engine cancels an order near the modification cap and places a replacement. */
+  ORDER_REPLACED: 'order_replaced',
+  /** The engine emulates a trailing stop the venue cannot trail, or exits on one it emulates. */
+  TRAILING_STOP: 'trailing_stop',
   STRATEGY_PAUSED: 'strategy_paused',
   SESSION_OPEN: 'session_open',
   SESSION_CLOSE: 'session_close',
@@ -193,6 +197,19 @@ export interface LifecycleEvent {
   /** Which component, e.g. `ws:prices`, `strategy:sma-1`, `engine`. */
   readonly source: string;
   readonly detail?: string;
+}
+
+/**
+ * The trading state changed (risk publishes one on every change: operator halt or resume, the kill
+ * switch, a restored state). Readers take `from`/`to`, never text: `reason` is for people.
+ */
+export interface TradingStateEvent {
+  readonly type: 'trading-state';
+  readonly ts: number;
+  readonly from: TradingState;
+  readonly to: TradingState;
+  /** Why, e.g. `operator`, `operator resume`, `kill switch`. */
+  readonly reason: string;
 }
 
 export const AlertLevel = { INFO: 'info', WARN: 'warn', CRITICAL: 'critical' } as const;
@@ -217,6 +234,7 @@ export type Event =
   | IntentEvent
   | DeniedEvent
   | LifecycleEvent
+  | TradingStateEvent
   | AlertEvent;
 
 /** The member of the union with the given `type`. */

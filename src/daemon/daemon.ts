@@ -7,13 +7,12 @@
  * (none / cancel open orders / flatten), the engine persists and lets in-flight writes finish,
  * sockets close, the recording is flushed, the store closes.
  *
- * Every bus event passes through cheap synchronous observers (metrics, session stats, health,
- * alerts, terminal display, JSONL recorder); none of them can block the tick path.
+ * Every bus event passes through cheap synchronous observers (observers.ts: metrics, session
+ * stats, health, alerts, terminal display, JSONL recorder); none of them can block the tick path.
  */
 import type { Subscription } from 'rxjs';
 import type { Clock, TimerHandle } from '../core/clock.js';
-import type { CandleEvent, Event, TickEvent } from '../core/events.js';
-import { intervalMs } from '../core/candles.js';
+import type { TickEvent } from '../core/events.js';
 import { describeError } from '../core/errors.js';
 import { InstrumentTable } from '../core/instruments.js';
 import type { Logger } from '../core/log.js';
@@ -24,22 +23,23 @@ import { createStore } from '../adapters/redis/create-store.js';
 import { RedisStore } from '../adapters/redis/store.js';
 import { Alerter, AlertCode } from '../adapters/ops/alerter.js';
 import { DaemonMetrics } from '../adapters/ops/metrics.js';
-import { OpsServer } from '../adapters/ops/server.js';
+import type { OpsServer } from '../adapters/ops/server.js';
 import { WebhookNotifier } from '../adapters/ops/webhook.js';
-import { loadOrCreateControlToken } from '../adapters/ops/control-token.js';
-import type { StrategySpec } from '../engine/engine-options.js';
+import { Engine } from '../engine/engine.js';
 import type { DaemonConfig, ShutdownAction } from './config.js';
 import { HealthTracker } from './health.js';
-import type { BrokerSession, EngineHandle } from './parts.js';
+import { DaemonObservers } from './observers.js';
+import { createOpsServer } from './ops-control.js';
+import type { BrokerSession } from './parts.js';
 import { EventRecorder } from './recorder.js';
 import { SessionStats } from './session-stats.js';
-import { StatusDisplay } from './status-display.js';
 import { loadStrategySpecs, type StrategyLookup } from './strategy-loader.js';
 import { symbolIndex } from './symbols.js';
 import { CircuitBands } from './circuit-bands.js';
 import { OptionChainService } from './option-chains.js';
 import { needsDerivatives, prepareStrategies } from './option-strategies.js';
-import { describeRiskLimits, IMPLAUSIBLE_LIMIT, implausibleLimits } from './risk-limits.js';
+import { IMPLAUSIBLE_LIMIT, reportRiskLimits } from './risk-limits.js';
+import { warmUpFromHistory } from './warm-up.js';
 import { join } from 'node:path';
 
 /** Our client tags as the engine mints them with its default prefix: `tr<run base 36>-<seq base 36>`. */
@@ -47,16 +47,6 @@ const TAG_RE = /^tr([0-9a-z]+)-[0-9a-z]+(?:\.(?:sl|tg))?$/;
 
 export const DaemonMode = { LIVE: 'live', PAPER: 'paper' } as const;
 export type DaemonMode = (typeof DaemonMode)[keyof typeof DaemonMode];
-
-export interface EngineFactoryInput {
-  readonly clock: Clock;
-  readonly session: BrokerSession;
-  readonly instruments: InstrumentTable;
-  readonly store: Store;
-  readonly log: Logger;
-  readonly strategies: readonly StrategySpec[];
-  readonly config: DaemonConfig;
-}
 
 export interface DaemonOptions {
   readonly config: DaemonConfig;
@@ -69,7 +59,11 @@ export interface DaemonOptions {
   readonly session: BrokerSession;
   readonly strategies: StrategyLookup;
   readonly knownStrategies?: () => readonly string[];
-  readonly createEngine: (input: EngineFactoryInput) => Promise<EngineHandle>;
+  /**
+   * Called with the engine as soon as it is built, before it loads state or reconciles (tests and
+   * the bench observe the bus from its first event).
+   */
+  readonly onEngine?: (engine: Engine) => void;
   /** Store to use instead of the config's URL (tests share one across restarts). */
   readonly store?: Store;
   /** Where the status display writes (default stdout); null: no display. */
@@ -100,9 +94,8 @@ export class Daemon {
   private readonly log: Logger;
   private store: Store | undefined;
   private ownsStore = false;
-  private engine: EngineHandle | undefined;
+  private engine: Engine | undefined;
   private recorder: EventRecorder | undefined;
-  private display: StatusDisplay | undefined;
   private ops: OpsServer | undefined;
   private feedSub: Subscription | undefined;
   private circuits: CircuitBands | undefined;
@@ -112,9 +105,7 @@ export class Daemon {
   private checkpointTimer: NodeJS.Timeout | undefined;
   private stateValue: DaemonState = 'new';
   private stopping: Promise<void> | undefined;
-  private tickStart: number | undefined;
-  private readonly timedTags = new Set<string>();
-  private lastBrokerStats = { rateLimited: 0, serverErrors: 0, reconnects: 0 };
+  private observers: DaemonObservers | undefined;
   private offReconnect: (() => void) | undefined;
   private opsPort: number | undefined;
   private readonly stoppedPromise: Promise<void>;
@@ -163,7 +154,8 @@ export class Daemon {
     return this.recorder ? (this.o.config.recording.dir ?? join(this.o.config.stateDir, 'recordings')) : undefined;
   }
 
-  get engineHandle(): EngineHandle | undefined {
+  /** The engine, once built (tests read its order state machine, portfolio and bus). */
+  get engineHandle(): Engine | undefined {
     return this.engine;
   }
 
@@ -209,17 +201,32 @@ export class Daemon {
         this.log.info({ instruments: table.size }, 'daemon: F&O instrument master loaded for option strategies');
       }
 
-      const engine = await this.o.createEngine({ clock, session, instruments: table, store: this.store, log: this.log, strategies: prepared.specs, config: c });
+      const engine = await Engine.create({
+        clock,
+        venue: session.venue,
+        instruments: table,
+        store: this.store,
+        log: this.log,
+        strategies: prepared.specs,
+        risk: c.risk,
+        execution: c.execution,
+      });
       this.engine = engine;
+      this.o.onEngine?.(engine);
       this.attachObservers(engine, table);
 
       await engine.start();
       await this.reconcileDay(engine, false);
-      await this.warmUp(engine);
+      await warmUpFromHistory(engine, session, clock, this.log);
       this.health.markReconciled();
       this.health.setTradingState(engine.tradingState());
+      this.metrics.setTradingState(engine.tradingState());
       this.log.info({ tradingState: engine.tradingState() }, 'daemon: state loaded and reconciled with the broker');
-      this.reportRiskLimits(engine);
+      // Before any market data: a config still written in paise (before 2026-11) loads with every
+      // limit 100x too loose, and this line is where a person sees it.
+      reportRiskLimits({ view: engine.riskView(), tradingState: engine.tradingState(), paperCapital: this.o.paperCapital }, this.log, (message, context) =>
+        this.alerter.raise('warn', IMPLAUSIBLE_LIMIT, message, context),
+      );
 
       if (this.store instanceof RedisStore) {
         const store = this.store;
@@ -266,7 +273,7 @@ export class Daemon {
 
       if (c.ops.enabled) await this.startOps();
       this.scheduleSessionEnd();
-      this.statsTimer = setInterval(() => this.pollBrokerStats(), 1000);
+      this.statsTimer = setInterval(() => this.observers?.pollBroker(session.stats()), 1000);
       this.statsTimer.unref();
       // Strategy state is otherwise saved only at stop: checkpoint so a crash loses seconds, not a day.
       let checkpointing = false;
@@ -279,7 +286,7 @@ export class Daemon {
           .finally(() => (checkpointing = false));
       }, c.checkpointSeconds * 1000);
       this.checkpointTimer.unref();
-      this.display?.start();
+      this.observers?.display?.start();
       this.stateValue = 'running';
       engine.bus.publish({ type: 'lifecycle', ts: clock.now(), phase: 'started', source: 'daemon', detail: this.o.mode });
     } catch (e) {
@@ -288,57 +295,6 @@ export class Daemon {
       this.resolveStopped();
       throw e;
     }
-  }
-
-  /**
-   * Says the limits in force in rupees, with the account's money, before any market data: a config
-   * still written in paise (before 2026-11) loads with every limit 100x too loose, and this line is
-   * where a person sees it. Implausible limits are also raised as warn alerts (log, bus, webhook);
-   * they are heuristics and never stop the daemon.
-   */
-  private reportRiskLimits(engine: EngineHandle): void {
-    const v = engine.riskView();
-    const funds = v.availableFunds;
-    const capital = this.o.paperCapital;
-    const { text, fields } = describeRiskLimits({
-      risk: v.config,
-      tradingState: engine.tradingState(),
-      killSwitch: v.killSwitch,
-      ...(capital !== undefined ? { paperCapital: capital } : {}),
-      ...(funds !== undefined ? { funds } : {}),
-    });
-    this.log.info({ risk: fields }, text);
-    for (const w of implausibleLimits(v.config, funds ?? capital)) {
-      this.alerter.raise('warn', IMPLAUSIBLE_LIMIT, w.message, { key: `risk.${w.key}`, valuePaise: w.value, thresholdPaise: w.threshold });
-    }
-  }
-
-  /**
-   * Feeds each strategy the history it declared (`warmup` candles per instrument and interval), so
-   * it can trade from the first live candle instead of waiting for warm-up in real time. A series
-   * whose history cannot be fetched is logged and left to warm up live.
-   */
-  private async warmUp(engine: EngineHandle): Promise<void> {
-    const needs = engine.warmupNeeds();
-    if (needs.length === 0) return;
-    const now = this.o.clock.now();
-    const all: CandleEvent[] = [];
-    for (const n of needs) {
-      // Enough calendar time for `count` candles across nights, weekends and holidays.
-      const span = n.count * intervalMs(n.interval);
-      const days = Math.ceil(span / (375 * 60_000)) + 5;
-      const from = now - Math.max(span, days * 86_400_000);
-      try {
-        const got = (await this.o.session.history(n.instrument, n.interval, from, now)).filter((c) => c.ts <= now);
-        all.push(...got.slice(-n.count));
-        if (got.length < n.count) this.log.warn({ ...n, got: got.length }, 'daemon: less history than the warm-up needs; the rest warms up live');
-      } catch (e) {
-        this.log.warn({ ...n, err: e }, 'daemon: history for warm-up unavailable; the series warms up live');
-      }
-    }
-    all.sort((a, b) => a.ts - b.ts || a.instrument.localeCompare(b.instrument));
-    engine.feedWarmup(all);
-    this.log.info({ series: needs.length, candles: all.length }, 'daemon: strategies warmed up from history');
   }
 
   /** Clean stop; `action` overrides the configured shutdown action. Idempotent. */
@@ -379,7 +335,7 @@ export class Daemon {
     }
   }
 
-  private async runAction(engine: EngineHandle, action: ShutdownAction, reason: string, timeoutMs: number): Promise<void> {
+  private async runAction(engine: Engine, action: ShutdownAction, reason: string, timeoutMs: number): Promise<void> {
     if (action === 'cancel') await engine.cancelAll(reason, timeoutMs);
     else if (action === 'flatten') await engine.flatten(reason, timeoutMs);
   }
@@ -392,7 +348,7 @@ export class Daemon {
     this.circuits?.stop();
     this.feedSub?.unsubscribe();
     this.offReconnect?.();
-    this.display?.stop();
+    this.observers?.display?.stop();
     const steps: Array<[string, () => Promise<void> | undefined]> = [
       ['ops endpoint', () => this.ops?.stop()],
       ['broker session', () => this.o.session.close()],
@@ -414,7 +370,7 @@ export class Daemon {
    * is raised back to at least the highest run seen in our orders, so that a later restart can
    * never mint a tag the broker already holds.
    */
-  private async repersist(engine: EngineHandle, store: Store): Promise<void> {
+  private async repersist(engine: Engine, store: Store): Promise<void> {
     try {
       await engine.persist();
       // The engine may keep only working orders in memory; the daemon has seen every order of the
@@ -440,94 +396,20 @@ export class Daemon {
 
   private onTick(t: TickEvent): void {
     const engine = this.engine;
-    if (!engine) return;
-    this.tickStart = performance.now();
-    try {
-      engine.publishTick(t);
-    } finally {
-      this.tickStart = undefined;
-    }
+    if (engine) this.observers?.tick(engine, t);
   }
 
-  private attachObservers(engine: EngineHandle, table: InstrumentTable): void {
+  private attachObservers(engine: Engine, table: InstrumentTable): void {
     const c = this.o.config;
-    if (this.o.out !== null) {
-      const label = this.o.label ?? this.o.mode;
-      this.display = new StatusDisplay({
-        stats: this.stats,
-        clock: this.o.clock,
-        label,
-        intervalMs: c.statusIntervalMs,
-        ...(this.o.out ? { out: this.o.out } : {}),
-        nameOf: (id) => table.get(id)?.tradingSymbol ?? id,
-        extra: () => {
-          const h = this.health.report();
-          const down = Object.entries(h.connections).filter(([, v]) => !v.connected).map(([k]) => k);
-          return `${h.tradingState}${down.length ? ` | DOWN ${down.join(',')}` : ''}`;
-        },
-      });
-    }
-    const recordTicks = c.recording.ticks;
-    const recorder = this.recorder;
-    const display = this.display;
-    engine.bus.onAny((e: Event) => {
-      this.metrics.observe(e);
-      this.stats.observe(e);
-      this.health.observe(e);
-      if (e.type !== 'tick') {
-        this.alerter.observe(e);
-        display?.observe(e);
-        if (e.type === 'order') this.timeOrder(e.order.tag, e.order.status);
-      }
-      if (recorder && (recordTicks || e.type !== 'tick')) recorder.record(e);
-    });
-  }
-
-  /** Tick-to-order latency: from the tick entering the engine to the order it caused being sent. */
-  private timeOrder(tag: string, status: string): void {
-    if (this.tickStart === undefined || status !== 'PENDING_NEW' || this.timedTags.has(tag)) return;
-    this.timedTags.add(tag);
-    if (this.timedTags.size > 10_000) this.timedTags.clear();
-    const seconds = (performance.now() - this.tickStart) / 1000;
-    this.metrics.tickToOrder.observe(seconds);
-    this.o.latencySink?.(seconds);
-  }
-
-  private pollBrokerStats(): void {
-    const s = this.o.session.stats();
-    const last = this.lastBrokerStats;
-    if (s.rateLimited > last.rateLimited) this.metrics.rateLimited.inc({ api: 'all' }, s.rateLimited - last.rateLimited);
-    if (s.serverErrors > last.serverErrors) this.metrics.serverErrors.inc({ api: 'all' }, s.serverErrors - last.serverErrors);
-    if (s.reconnects > last.reconnects) this.metrics.reconnects.inc({ connection: 'broker' }, s.reconnects - last.reconnects);
-    this.lastBrokerStats = { rateLimited: s.rateLimited, serverErrors: s.serverErrors, reconnects: s.reconnects };
+    const display = this.o.out === null ? undefined : { out: this.o.out, label: this.o.label ?? this.o.mode, intervalMs: c.statusIntervalMs, clock: this.o.clock, instruments: table };
+    const observers = { metrics: this.metrics, stats: this.stats, health: this.health, alerter: this.alerter, recorder: this.recorder, recordTicks: c.recording.ticks, latencySink: this.o.latencySink };
+    this.observers = new DaemonObservers(observers, display);
+    this.observers.attach(engine);
   }
 
   private async startOps(): Promise<void> {
-    const c = this.o.config;
-    const token = c.ops.token ?? loadOrCreateControlToken(c.ops.tokenFile ?? join(c.stateDir, 'ops.token'));
-    this.ops = new OpsServer({
-      host: c.ops.host,
-      port: c.ops.port,
-      token,
-      log: this.log,
-      metrics: this.metrics,
-      health: () => this.health.report(),
-      control: {
-        status: () => this.status(),
-        halt: async (reason) => {
-          this.requireEngine().halt(reason);
-          return this.status();
-        },
-        resume: async () => {
-          this.requireEngine().resume();
-          return this.status();
-        },
-        flatten: async (reason) => {
-          await this.requireEngine().flatten(reason, c.shutdown.timeoutSeconds * 1000);
-          return this.status();
-        },
-      },
-    });
+    const o = { config: this.o.config, log: this.log, metrics: this.metrics, health: () => this.health.report(), status: () => this.status(), engine: () => this.requireEngine() };
+    this.ops = createOpsServer(o);
     this.opsPort = await this.ops.start();
   }
 
@@ -554,7 +436,7 @@ export class Daemon {
     };
   }
 
-  private requireEngine(): EngineHandle {
+  private requireEngine(): Engine {
     if (!this.engine || this.stateValue !== 'running') throw new Error(`daemon is ${this.stateValue}, not running`);
     return this.engine;
   }
@@ -588,7 +470,7 @@ export class Daemon {
    * and the session figures drop finished orders of earlier days too, so a daemon running for
    * days stays flat. After start it runs without a second book read (start has just read it).
    */
-  private async reconcileDay(engine: EngineHandle, readBook: boolean): Promise<void> {
+  private async reconcileDay(engine: Engine, readBook: boolean): Promise<void> {
     try {
       const r = await engine.reconcileDay({ readBook });
       const dropped = this.stats.forgetFinished();

@@ -8,6 +8,7 @@
  * - ok otherwise.
  */
 import type { Clock } from '../core/clock.js';
+import type { TradingState } from '../core/enums.js';
 import type { Event } from '../core/events.js';
 import type { HealthReport, HealthStatus } from '../adapters/ops/server.js';
 
@@ -21,8 +22,8 @@ export interface HealthTrackerOptions {
   readonly critical?: (source: string) => boolean;
   /** Extra fields for the report (store state, strategies, counts). */
   readonly extra?: () => Record<string, unknown>;
-  /** The trading state at the source (the risk engine); else it is followed from lifecycle events. */
-  readonly tradingState?: () => string | undefined;
+  /** The trading state at the source (the risk engine); else it is followed from `trading-state` events. */
+  readonly tradingState?: () => TradingState | undefined;
   /** Store connection state, when the store has one. */
   readonly storeState?: () => string;
 }
@@ -31,7 +32,7 @@ export class HealthTracker {
   private readonly conns = new Map<string, { connected: boolean; since: number }>();
   private lastTickAt: number | undefined;
   private reconciledFlag = false;
-  private tradingState = 'active';
+  private tradingState: TradingState = 'active';
   private readonly staleTickMs: number;
 
   constructor(private readonly o: HealthTrackerOptions) {
@@ -42,7 +43,7 @@ export class HealthTracker {
     return this.reconciledFlag;
   }
 
-  get state(): string {
+  get state(): TradingState {
     return this.o.tradingState?.() ?? this.tradingState;
   }
 
@@ -51,13 +52,17 @@ export class HealthTracker {
     this.reconciledFlag = true;
   }
 
-  setTradingState(state: string): void {
+  setTradingState(state: TradingState): void {
     this.tradingState = state;
   }
 
   observe(e: Event): void {
     if (e.type === 'tick') {
       this.lastTickAt = this.o.clock.now();
+      return;
+    }
+    if (e.type === 'trading-state') {
+      this.tradingState = e.to;
       return;
     }
     if (e.type !== 'lifecycle') return;
@@ -70,9 +75,6 @@ export class HealthTracker {
         return;
       case 'reconciled':
         this.reconciledFlag = true;
-        return;
-      case 'trading_state':
-        if (e.detail) this.tradingState = e.detail.split(/[:\s]/)[0] ?? e.detail;
         return;
       default:
         return;

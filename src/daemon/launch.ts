@@ -21,8 +21,7 @@ import type { StrategyDefinition } from '../strategies/strategy.js';
 import { brokerSession } from './broker-session.js';
 import { PaperSchema, type DaemonConfig, type PaperConfig } from './config.js';
 import { Daemon, type DaemonMode } from './daemon.js';
-import { createDaemonEngine } from './engine-factory.js';
-import type { EngineHandle } from './parts.js';
+import type { Engine } from '../engine/engine.js';
 import { paceClock, type Pacer } from './pacer.js';
 
 export interface LaunchOptions {
@@ -55,7 +54,7 @@ export interface LaunchOptions {
    * Called with the engine as soon as the daemon has built it, before it loads state or reconciles
    * (tests and the bench observe the bus from its first event).
    */
-  readonly onEngine?: (engine: EngineHandle) => void;
+  readonly onEngine?: (engine: Engine) => void;
 }
 
 export interface Launched {
@@ -156,13 +155,7 @@ export async function launchDaemon(o: LaunchOptions): Promise<Launched> {
     session,
     strategies: lookup,
     knownStrategies: strategyNames,
-    createEngine: o.onEngine
-      ? async (input) => {
-          const engine = await createDaemonEngine(input);
-          o.onEngine?.(engine);
-          return engine;
-        }
-      : createDaemonEngine,
+    ...(o.onEngine ? { onEngine: o.onEngine } : {}),
     label,
     timeScale,
     marketOpen: (ts) => calendar.isOpen(ts),

@@ -6,8 +6,11 @@
  *
  * The warnings are heuristics: the daemon runs with the limits as written; nothing is refused.
  */
+import type { TradingState } from '../core/enums.js';
+import type { Logger } from '../core/log.js';
 import { formatInr, type Paise } from '../core/money.js';
 import { ALL_CHECKS, type RiskConfig } from '../risk/config.js';
+import type { RiskView } from '../engine/engine.js';
 
 /** The alert code of an implausible limit (bus, log, webhook). */
 export const IMPLAUSIBLE_LIMIT = 'RISK_LIMIT_IMPLAUSIBLE';
@@ -127,4 +130,29 @@ function ordinal(n: number): string {
   const tens = n % 100;
   if (tens >= 11 && tens <= 13) return `${n}th`;
   return `${n}${['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'}`;
+}
+
+/**
+ * Says the limits in force in rupees, with the account's money, before any market data (this line
+ * is where a person sees a config still written in paise), and hands each implausible limit to
+ * `warn` (the daemon raises it as a warn alert: log, bus, webhook). Heuristics: nothing stops.
+ */
+export function reportRiskLimits(
+  i: { readonly view: RiskView; readonly tradingState: TradingState; readonly paperCapital?: Paise | undefined },
+  log: Logger,
+  warn: (message: string, context: Readonly<Record<string, unknown>>) => void,
+): void {
+  const funds = i.view.availableFunds;
+  const capital = i.paperCapital;
+  const { text, fields } = describeRiskLimits({
+    risk: i.view.config,
+    tradingState: i.tradingState,
+    killSwitch: i.view.killSwitch,
+    ...(capital !== undefined ? { paperCapital: capital } : {}),
+    ...(funds !== undefined ? { funds } : {}),
+  });
+  log.info({ risk: fields }, text);
+  for (const w of implausibleLimits(i.view.config, funds ?? capital)) {
+    warn(w.message, { key: `risk.${w.key}`, valuePaise: w.value, thresholdPaise: w.threshold });
+  }
 }

@@ -153,9 +153,11 @@ export class StatusDisplay {
         return `${t}  DENIED  ${e.intent.strategyId.padEnd(14)} ${e.code}: ${e.reason}`;
       case 'alert':
         return `${t}  ALERT   ${e.level.toUpperCase()} ${e.code}: ${e.message}`;
+      case 'trading-state':
+        return `${t}  TRADING STATE  ${e.from} -> ${e.to} (${e.reason})`;
       case 'lifecycle':
-        if (e.phase === 'trading_state' || e.phase === 'strategy_paused' || e.phase === 'reconciled' || e.phase === 'disconnected' || e.phase === 'connected') {
-          return `${t}  ${e.phase.toUpperCase().replace('_', ' ')}  ${e.source}${e.detail ? `: ${e.detail}` : ''}`;
+        if (e.phase === 'order_replaced' || e.phase === 'trailing_stop' || e.phase === 'strategy_paused' || e.phase === 'reconciled' || e.phase === 'disconnected' || e.phase === 'connected') {
+          return `${t}  ${e.phase.toUpperCase().replaceAll('_', ' ')}  ${e.source}${e.detail ? `: ${e.detail}` : ''}`;
         }
         return undefined;
       default:

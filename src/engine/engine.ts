@@ -12,6 +12,8 @@
 import type { Subscription } from 'rxjs';
 import type { Clock } from '../core/clock.js';
 import type { CandleEvent, Event, FillEvent, OrderEvent, PositionEvent, TickEvent } from '../core/events.js';
+import type { Interval } from '../core/candles.js';
+import type { Paise } from '../core/money.js';
 import { LifecyclePhase } from '../core/events.js';
 import type { Logger } from '../core/log.js';
 import { silentLogger } from '../core/log.js';
@@ -19,12 +21,13 @@ import { MemoryStore, type JsonValue, type Store } from '../core/store.js';
 import { ConfigError } from '../core/errors.js';
 import { parseExecutionConfig } from '../adapters/execution/config.js';
 import { trailingModeOf } from '../adapters/execution/venue.js';
-import { ExecutionEngine } from '../adapters/execution/execution-engine.js';
+import { ExecutionEngine, type DayReconcileResult } from '../adapters/execution/execution-engine.js';
 import { OrderStateMachine, type NewOrder } from '../adapters/execution/order-state-machine.js';
 import { Portfolio } from '../adapters/execution/portfolio.js';
 import { TrailingStops } from '../adapters/execution/trailing-stops.js';
 import type { ExecutionVenue, VenueOrderState } from '../adapters/execution/venue.js';
-import type { TradingState } from '../risk/config.js';
+import type { RiskConfig, TradingState } from '../risk/config.js';
+import type { CircuitBand } from '../risk/types.js';
 import { RiskEngine } from '../risk/risk-engine.js';
 import { parseStrategyParams } from '../strategies/params.js';
 import { StrategyRunner } from '../strategies/runner.js';
@@ -38,6 +41,20 @@ interface JournalEntry {
   instrument?: string;
   side?: string;
   qty?: number;
+}
+
+/** A candle series a strategy wants history for before trading. */
+export interface WarmupNeed {
+  readonly instrument: string;
+  readonly interval: Interval;
+  readonly count: number;
+}
+
+/** The risk limits in force, the kill switch, and the funds last read from the venue. */
+export interface RiskView {
+  readonly config: RiskConfig;
+  readonly killSwitch: boolean;
+  readonly availableFunds: Paise | undefined;
 }
 
 /** What the engine handles from the bus, in the order it subscribes. */
@@ -304,6 +321,45 @@ export class Engine {
       const rs = this.bySeries.get(c.instrument)?.get(c.interval);
       if (rs) for (const r of rs) r.candle(c, true);
     }
+  }
+
+  /** The candle series strategies want history for before trading: the largest `warmup` per (instrument, interval). */
+  warmupNeeds(): WarmupNeed[] {
+    const need = new Map<string, WarmupNeed>();
+    for (const r of this.runners) {
+      const w = r.strategy.warmup ?? 0;
+      if (w <= 0) continue;
+      for (const instrument of r.strategy.instruments) {
+        for (const interval of r.strategy.intervals ?? []) {
+          const k = `${instrument}|${interval}`;
+          const cur = need.get(k);
+          if (!cur || cur.count < w) need.set(k, { instrument, interval, count: w });
+        }
+      }
+    }
+    return [...need.values()];
+  }
+
+  /**
+   * The daily reconcile: reads the order book again (unless `readBook` is false), prunes journal
+   * entries of finished orders the venue no longer lists, forgets finished orders of earlier days.
+   */
+  reconcileDay(options: { readonly readBook: boolean }): Promise<DayReconcileResult> {
+    return this.execution.reconcileDay(options);
+  }
+
+  /** Client tags of every order the engine knows (today's, adopted ones included). */
+  orderTags(): string[] {
+    return this.orders.all().map((o) => o.tag);
+  }
+
+  riskView(): RiskView {
+    return { config: this.risk.config, killSwitch: this.risk.killSwitch(), availableFunds: this.execution.availableFunds() };
+  }
+
+  /** Sets or clears an instrument's circuit band in the risk layer. */
+  setCircuit(instrument: string, band: CircuitBand | undefined): void {
+    this.risk.setCircuit(instrument, band);
   }
 
   tradingState(): TradingState {

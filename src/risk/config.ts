@@ -46,8 +46,7 @@ export type CheckName = (typeof CheckName)[keyof typeof CheckName];
 
 export const ALL_CHECKS: readonly CheckName[] = Object.values(CheckName);
 
-export const TradingState = { ACTIVE: 'active', REDUCING: 'reducing', HALTED: 'halted' } as const;
-export type TradingState = (typeof TradingState)[keyof typeof TradingState];
+export { TradingState } from '../core/enums.js';
 
 const paise = z.number().int().nonnegative();
 

@@ -11,7 +11,6 @@
 import type { Clock } from '../core/clock.js';
 import type { EventBus } from '../core/bus/event-bus.js';
 import type { OrderSnapshot } from '../core/events.js';
-import { LifecyclePhase } from '../core/events.js';
 import type { Intent } from '../core/intents.js';
 import type { Instrument, InstrumentLookup } from '../core/instruments.js';
 import type { Logger } from '../core/log.js';
@@ -143,7 +142,7 @@ export class RiskEngine implements RiskState {
     const prev = this.state;
     this.state = next;
     void this.persist('tradingState', next);
-    this.bus.publish({ type: 'lifecycle', ts: this.clock.now(), phase: LifecyclePhase.TRADING_STATE, source: 'risk', detail: `${prev} -> ${next} (${reason})` });
+    this.bus.publish({ type: 'trading-state', ts: this.clock.now(), from: prev, to: next, reason });
   }
 
   /** Re-evaluates the daily-loss limit; call on every P&L change (cheap when no limit is set). */

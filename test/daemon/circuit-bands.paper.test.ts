@@ -7,7 +7,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Event } from '../../src/core/events.js';
-import { DaemonEngine } from '../../src/daemon/engine-factory.js';
 import { startPaperDaemon, type PaperDaemon } from '../strategies/orb-smart/paper-daemon.js';
 
 const LIMIT_AT = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'limit-at.ts');
@@ -26,7 +25,7 @@ describe('circuit bands in paper trading', () => {
   });
 
   it('loads the band from full quotes and denies a limit outside it, letting the one inside through', async () => {
-    const engine = (paper.daemon.engineHandle as DaemonEngine).engine;
+    const engine = paper.daemon.engineHandle!;
     const q = paper.sim.venue.quote(HDFCBANK)!;
     expect(q.upperCircuit).toBeGreaterThan(q.lowerCircuit!);
     expect(engine.risk.circuit(HDFCBANK)).toEqual({ lower: q.lowerCircuit, upper: q.upperCircuit });

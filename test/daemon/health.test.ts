@@ -30,7 +30,7 @@ describe('HealthTracker', () => {
     expect(h.report().status).toBe('degraded');
     open = false;
     expect(h.report().status).toBe('ok');
-    h.observe({ type: 'lifecycle', ts: 0, phase: 'trading_state', source: 'risk', detail: 'halted: kill switch' });
+    h.observe({ type: 'trading-state', ts: 0, from: 'active', to: 'halted', reason: 'kill switch' });
     expect(h.report()).toMatchObject({ status: 'degraded', tradingState: 'halted' });
   });
 });

@@ -557,7 +557,7 @@ export class ExecutionEngine {
       triggerPrice: change.triggerPrice ?? target.triggerPrice,
       newTag: this.newTag(),
     });
-    this.bus.publish({ type: 'lifecycle', ts: this.clock.now(), phase: 'trading_state', source: 'execution', detail: `order ${target.tag} used ${target.modifications} modifications: cancel-and-replace` });
+    this.bus.publish({ type: 'lifecycle', ts: this.clock.now(), phase: 'order_replaced', source: 'execution', detail: `order ${target.tag} used ${target.modifications} modifications: cancel-and-replace` });
     this.cancelOrder(target);
   }
 

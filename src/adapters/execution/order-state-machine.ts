@@ -26,64 +26,19 @@
  */
 import type { EventBus } from '../../core/bus/event-bus.js';
 import type { Clock } from '../../core/clock.js';
-import { isTerminalStatus, type OrderStatus, type OrderType, type Product, type Side, type Validity } from '../../core/enums.js';
-import type { FillEvent, OrderSnapshot } from '../../core/events.js';
+import { isTerminalStatus, type Side } from '../../core/enums.js';
+import type { OrderSnapshot } from '../../core/events.js';
 import type { SmartLegName } from '../../core/intents.js';
 import type { Logger } from '../../core/log.js';
 import { silentLogger } from '../../core/log.js';
 import type { Paise } from '../../core/money.js';
-import { istDayStart } from '../../core/time.js';
+import { FinishedOrders, type FinalSnapshot, type ForgetHooks } from './finished-orders.js';
+import { differs, fillEventOf, newRecord, snapshotOf, type NewOrder, type OrderRecord } from './order-record.js';
 import { mergeStatus, statusForFill } from './order-status-merge.js';
+import { OrphanBuffer } from './orphan-buffer.js';
 import type { VenueFill, VenueOrderState } from './venue.js';
 
-/** An order as first described: the snapshot's own fields, before any venue answer. */
-export interface NewOrder
-  extends Pick<OrderSnapshot, 'tag' | 'strategyId' | 'instrument' | 'side' | 'qty' | 'orderType' | 'product' | 'validity' | 'limitPrice' | 'triggerPrice' | 'parentTag' | 'leg' | 'replaces'> {
-  /** Modifications already spent (an adopted order). */
-  readonly modifications?: number;
-}
-
-interface OrderRecord {
-  tag: string;
-  strategyId: string;
-  orderId: string | undefined;
-  instrument: string;
-  side: Side;
-  qty: number;
-  orderType: OrderType;
-  product: Product;
-  validity: Validity;
-  limitPrice: Paise | undefined;
-  triggerPrice: Paise | undefined;
-  status: OrderStatus;
-  venueStatus: string | undefined;
-  reportedFilled: number;
-  avgPrice: number | undefined;
-  fillQty: number;
-  fillValue: Paise;
-  modifications: number;
-  reason: string | undefined;
-  parentTag: string | undefined;
-  leg: SmartLegName | undefined;
-  replaces: string | undefined;
-  replacedBy: string | undefined;
-  /** Fill ids booked on this order (forgotten with it when it is evicted). */
-  fillIds: string[];
-  evictable: boolean;
-  /** Clock time it became terminal. */
-  finishedAt: number;
-  /** Venue time of the freshest state whose price/qty fields we took. */
-  fieldsTs: number;
-  snapshot: OrderSnapshot;
-}
-
-/** What is kept of an order forgotten on the day it finished. */
-interface FinalSnapshot {
-  readonly snapshot: OrderSnapshot;
-  readonly replacedBy: string | undefined;
-}
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+export type { NewOrder } from './order-record.js';
 
 const LEG_SUFFIX: Readonly<Record<SmartLegName, string>> = { entry: '', stopLoss: '.sl', target: '.tg' };
 const MAX_ORPHANS = 10_000;
@@ -94,20 +49,22 @@ export function legTag(parentTag: string, leg: SmartLegName): string {
   return parentTag + LEG_SUFFIX[leg];
 }
 
-export class OrderStateMachine {
+export class OrderStateMachine implements ForgetHooks {
   private readonly records = new Map<string, OrderRecord>();
   private readonly byOrderId = new Map<string, OrderRecord>();
   private readonly open = new Set<OrderRecord>();
   private readonly seenFills = new Set<string>();
   /** Records whose reported filled quantity is ahead of their fills (kept incrementally: checked per update). */
   private readonly gaps = new Set<OrderRecord>();
-  private readonly orphanStates = new Map<string, VenueOrderState[]>();
-  private readonly orphanFills = new Map<string, VenueFill[]>();
+  private readonly orphanStates = new OrphanBuffer<VenueOrderState>(MAX_ORPHANS);
+  private readonly orphanFills = new OrphanBuffer<VenueFill>(MAX_ORPHANS);
   /**
    * Tags of smart parents that have (or had) leg records: most orders have no legs, and knowing
    * that spares `resolve` two leg-key strings and lookups on every update found by tag.
    */
   private readonly smartParents = new Set<string>();
+  /** Finished orders, forgotten past `retainFinished` (and by day at the daily reconcile). */
+  private readonly finished: FinishedOrders;
   private readonly log: Logger;
   /** Called for a venue order carrying one of our tags that we have no record of (after a crash). */
   onUnknownTagged: (state: VenueOrderState) => NewOrder | undefined = () => undefined;
@@ -127,57 +84,15 @@ export class OrderStateMachine {
     } = {},
   ) {
     this.log = options.log ?? silentLogger();
-    this.retain = options.retainFinished ?? 50_000;
-    if (!(this.retain >= 1)) throw new RangeError(`retainFinished must be >= 1, got ${this.retain}`);
+    const retain = options.retainFinished ?? 50_000;
+    if (!(retain >= 1)) throw new RangeError(`retainFinished must be >= 1, got ${retain}`);
+    this.finished = new FinishedOrders(clock, retain, this);
   }
-
-  private readonly retain: number;
-  private readonly finished: OrderRecord[] = [];
-  private finishedHead = 0;
-  /** Venue ids of forgotten orders: their late updates are dropped, not parked or adopted. */
-  private readonly forgotten = new Set<string>();
-  private readonly forgottenOrder: string[] = [];
-  /**
-   * Last snapshots of orders forgotten on the day they finished, for lookups by tag until the IST
-   * day ends (a strategy may ask about any of its orders of the session). Bounded by one day's
-   * orders; cleared when the day changes.
-   */
-  private readonly finalToday = new Map<string, FinalSnapshot>();
-  private finalDay = -1;
 
   /** Starts tracking an order we are about to send (PENDING_NEW) and publishes it. */
   create(o: NewOrder): OrderSnapshot {
     if (this.records.has(o.tag)) throw new RangeError(`order ${o.tag} is already tracked`);
-    const rec: OrderRecord = {
-      tag: o.tag,
-      strategyId: o.strategyId,
-      orderId: undefined,
-      instrument: o.instrument,
-      side: o.side,
-      qty: o.qty,
-      orderType: o.orderType,
-      product: o.product,
-      validity: o.validity,
-      limitPrice: o.limitPrice,
-      triggerPrice: o.triggerPrice,
-      status: 'PENDING_NEW',
-      venueStatus: undefined,
-      reportedFilled: 0,
-      avgPrice: undefined,
-      fillQty: 0,
-      fillValue: 0,
-      modifications: o.modifications ?? 0,
-      reason: undefined,
-      parentTag: o.parentTag,
-      leg: o.leg,
-      replaces: o.replaces,
-      replacedBy: undefined,
-      fillIds: [],
-      evictable: false,
-      finishedAt: 0,
-      fieldsTs: -Infinity,
-      snapshot: undefined as unknown as OrderSnapshot,
-    };
+    const rec = newRecord(o);
     this.records.set(o.tag, rec);
     this.open.add(rec);
     if (o.parentTag !== undefined) this.smartParents.add(o.parentTag);
@@ -238,11 +153,11 @@ export class OrderStateMachine {
 
   /** Merges an order state from the venue (stream update or order-book record). */
   applyState(s: VenueOrderState): void {
-    if (this.forgotten.has(s.orderId)) return;
+    if (this.finished.isForgotten(s.orderId)) return;
     const found = this.resolve(s.orderId, s.tag, s.leg, s.parentOrderId, s.side, s.triggerPrice);
     const rec = found === AMBIGUOUS ? undefined : (found ?? this.adopt(s));
     if (!rec) {
-      this.parkOrphan(this.orphanStates, s.orderId, s);
+      this.orphanStates.park(s.orderId, s);
       return;
     }
     const before = rec.snapshot;
@@ -267,17 +182,17 @@ export class OrderStateMachine {
     if (s.venueStatus !== undefined && !isTerminalStatus(rec.status)) rec.venueStatus = s.venueStatus;
     else if (s.venueStatus !== undefined && merged === s.status) rec.venueStatus = s.venueStatus;
     rec.status = statusForFill(rec.status, Math.max(rec.reportedFilled, rec.fillQty), rec.qty);
-    if (linked || this.differs(rec, before)) this.publish(rec);
+    if (linked || differs(rec, before)) this.publish(rec);
     if (linked) this.drainOrphans(s.orderId);
   }
 
   /** Books a fill once (by `fillId`); returns false for a duplicate or a fill parked as orphan. */
   applyFill(f: VenueFill): boolean {
-    if (this.seenFills.has(f.fillId) || this.forgotten.has(f.orderId)) return false;
+    if (this.seenFills.has(f.fillId) || this.finished.isForgotten(f.orderId)) return false;
     const found = this.resolve(f.orderId, f.tag, undefined, undefined, f.side, undefined);
     const rec = found === AMBIGUOUS ? undefined : found;
     if (!rec) {
-      this.parkOrphan(this.orphanFills, f.orderId, f);
+      this.orphanFills.park(f.orderId, f);
       return false;
     }
     this.seenFills.add(f.fillId);
@@ -289,22 +204,7 @@ export class OrderStateMachine {
     rec.fillQty += f.qty;
     rec.fillValue += f.qty * f.price;
     rec.status = statusForFill(rec.status, Math.max(rec.reportedFilled, rec.fillQty), rec.qty);
-    // Built field by field (no conditional spread): one allocation per fill.
-    const fill: Mutable<FillEvent> = {
-      type: 'fill',
-      ts: f.ts,
-      fillId: f.fillId,
-      tag: rec.tag,
-      strategyId: rec.strategyId,
-      orderId: rec.orderId ?? f.orderId,
-      instrument: rec.instrument,
-      side: rec.side,
-      qty: f.qty,
-      price: f.price,
-      product: rec.product,
-    };
-    if (f.charges !== undefined) fill.charges = f.charges;
-    this.bus.publish(fill);
+    this.bus.publish(fillEventOf(rec, f));
     this.publish(rec);
     if (linked) this.drainOrphans(f.orderId);
     return true;
@@ -346,7 +246,7 @@ export class OrderStateMachine {
     let t: string | undefined = tag;
     for (let i = 0; t !== undefined && i < 100; i++) {
       const rec: OrderRecord | undefined = this.records.get(t);
-      const fin: FinalSnapshot | undefined = rec ? undefined : this.sessionFinal(t);
+      const fin: FinalSnapshot | undefined = rec ? undefined : this.finished.sessionFinal(t);
       const snap = rec?.snapshot ?? fin?.snapshot;
       if (!snap) break;
       last = snap;
@@ -357,7 +257,7 @@ export class OrderStateMachine {
 
   /** Exactly this record, without following replacements (terminal snapshots of the session included). */
   getExact(tag: string): OrderSnapshot | undefined {
-    return this.records.get(tag)?.snapshot ?? this.sessionFinal(tag)?.snapshot;
+    return this.records.get(tag)?.snapshot ?? this.finished.sessionFinal(tag)?.snapshot;
   }
 
   tagOfOrderId(orderId: string): string | undefined {
@@ -422,60 +322,26 @@ export class OrderStateMachine {
 
   /** Venue order ids seen on updates we could not match to any order of ours. */
   orphanIds(): string[] {
-    return [...new Set([...this.orphanStates.keys(), ...this.orphanFills.keys()])];
+    return [...new Set([...this.orphanStates.ids(), ...this.orphanFills.ids()])];
   }
 
-  /** Start of the current IST day; drops the previous day's final snapshots when it changes. */
-  private today(): number {
-    const day = istDayStart(this.clock.now());
-    if (day !== this.finalDay) {
-      this.finalDay = day;
-      this.finalToday.clear();
-    }
-    return day;
-  }
-
-  private sessionFinal(tag: string): FinalSnapshot | undefined {
-    if (this.finalToday.size === 0) return undefined;
-    this.today();
-    return this.finalToday.get(tag);
-  }
-
-  /**
-   * Forgets the oldest finished order; returns false when it must wait (fills still owed, a live
-   * smart parent) and was moved to the back of the queue instead, so it never holds up the rest.
-   */
-  private evictOldest(): boolean {
-    const rec = this.finished[this.finishedHead]!;
-    this.finished[this.finishedHead++] = undefined as unknown as OrderRecord;
-    if (this.finishedHead > 4096 && this.finishedHead * 2 > this.finished.length) {
-      this.finished.splice(0, this.finishedHead);
-      this.finishedHead = 0;
-    }
+  /** FinishedOrders hook: a finished order waits while fills are owed or its smart parent is live. */
+  mayForget(rec: OrderRecord): boolean {
     const parent = rec.parentTag !== undefined ? this.records.get(rec.parentTag) : undefined;
-    if (this.gaps.has(rec) || (parent && !isTerminalStatus(parent.status))) {
-      this.finished.push(rec);
-      return false;
-    }
-    if (this.records.get(rec.tag) === rec) {
-      this.records.delete(rec.tag);
-      if (istDayStart(rec.finishedAt) === this.today()) this.finalToday.set(rec.tag, { snapshot: rec.snapshot, replacedBy: rec.replacedBy });
-    }
+    return !(this.gaps.has(rec) || (parent && !isTerminalStatus(parent.status)));
+  }
+
+  /** FinishedOrders hook: drops a forgotten order from every index; true when it was the record under its tag. */
+  dropRecord(rec: OrderRecord): boolean {
+    const current = this.records.get(rec.tag) === rec;
+    if (current) this.records.delete(rec.tag);
     for (const id of rec.fillIds) this.seenFills.delete(id);
     const root = rec.parentTag ?? rec.tag;
     if (this.smartParents.has(root) && !this.records.has(root) && !this.records.has(legTag(root, 'stopLoss')) && !this.records.has(legTag(root, 'target'))) {
       this.smartParents.delete(root);
     }
-    if (rec.orderId !== undefined) {
-      this.byOrderId.delete(rec.orderId);
-      this.forgotten.add(rec.orderId);
-      this.forgottenOrder.push(rec.orderId);
-      // Bounded memory of forgotten ids (a late update for a very old order is vanishingly rare).
-      if (this.forgottenOrder.length > this.retain * 4) {
-        for (const id of this.forgottenOrder.splice(0, this.retain * 2)) this.forgotten.delete(id);
-      }
-    }
-    return true;
+    if (rec.orderId !== undefined) this.byOrderId.delete(rec.orderId);
+    return current;
   }
 
   /**
@@ -487,20 +353,7 @@ export class OrderStateMachine {
    * they all stay. Returns how many orders were forgotten.
    */
   forgetFinishedBefore(before: number, listed?: (orderId: string) => boolean): number {
-    let n = 0;
-    for (let left = this.finished.length - this.finishedHead; left > 0; left--) {
-      if (this.finished[this.finishedHead]!.finishedAt >= before) break;
-      if (this.evictOldest()) n++;
-    }
-    if (listed) {
-      let kept = 0;
-      for (const id of this.forgottenOrder) {
-        if (listed(id)) this.forgottenOrder[kept++] = id;
-        else this.forgotten.delete(id);
-      }
-      this.forgottenOrder.length = kept;
-    }
-    return n;
+    return this.finished.forgetBefore(before, listed);
   }
 
   /** Whether the order's reported filled quantity runs ahead of its fills (fills still owed). */
@@ -585,75 +438,20 @@ export class OrderStateMachine {
   }
 
   private drainOrphans(orderId: string): void {
-    const states = this.orphanStates.get(orderId);
-    const fills = this.orphanFills.get(orderId);
-    this.orphanStates.delete(orderId);
-    this.orphanFills.delete(orderId);
+    const states = this.orphanStates.take(orderId);
+    const fills = this.orphanFills.take(orderId);
     for (const s of states ?? []) this.applyState(s);
     for (const f of fills ?? []) this.applyFill(f);
   }
 
-  private parkOrphan<T>(map: Map<string, T[]>, orderId: string, item: T): void {
-    let list = map.get(orderId);
-    if (!list) {
-      if (map.size >= MAX_ORPHANS) {
-        const oldest = map.keys().next().value;
-        if (oldest !== undefined) map.delete(oldest);
-      }
-      map.set(orderId, (list = []));
-    }
-    list.push(item);
-  }
-
-  private differs(rec: OrderRecord, s: OrderSnapshot): boolean {
-    return (
-      rec.status !== s.status ||
-      rec.orderId !== s.orderId ||
-      rec.qty !== s.qty ||
-      rec.limitPrice !== s.limitPrice ||
-      rec.triggerPrice !== s.triggerPrice ||
-      Math.max(rec.fillQty, rec.reportedFilled) !== s.filledQty ||
-      rec.modifications !== s.modifications ||
-      rec.venueStatus !== s.venueStatus ||
-      rec.reason !== s.reason
-    );
-  }
-
   private publish(rec: OrderRecord): void {
-    // Built field by field (no conditional spreads): one allocation per published state.
-    const snap: Mutable<OrderSnapshot> = {
-      tag: rec.tag,
-      strategyId: rec.strategyId,
-      instrument: rec.instrument,
-      side: rec.side,
-      qty: rec.qty,
-      orderType: rec.orderType,
-      product: rec.product,
-      validity: rec.validity,
-      status: rec.status,
-      filledQty: rec.fillQty > rec.reportedFilled ? rec.fillQty : rec.reportedFilled,
-      filledValue: rec.fillValue,
-      modifications: rec.modifications,
-    };
-    if (rec.orderId !== undefined) snap.orderId = rec.orderId;
-    if (rec.limitPrice !== undefined) snap.limitPrice = rec.limitPrice;
-    if (rec.triggerPrice !== undefined) snap.triggerPrice = rec.triggerPrice;
-    if (rec.venueStatus !== undefined) snap.venueStatus = rec.venueStatus;
-    if (rec.reason !== undefined) snap.reason = rec.reason;
-    if (rec.parentTag !== undefined) snap.parentTag = rec.parentTag;
-    if (rec.leg !== undefined) snap.leg = rec.leg;
-    if (rec.replaces !== undefined) snap.replaces = rec.replaces;
+    const snap = snapshotOf(rec);
     rec.snapshot = snap;
     const terminal = isTerminalStatus(rec.status);
     if (terminal) this.open.delete(rec);
     if (rec.reportedFilled > rec.fillQty) this.gaps.add(rec);
     else if (this.gaps.size > 0) this.gaps.delete(rec);
-    if (terminal && !rec.evictable) {
-      rec.evictable = true;
-      rec.finishedAt = this.clock.now();
-      this.finished.push(rec);
-      if (this.finished.length - this.finishedHead > this.retain) this.evictOldest();
-    }
+    if (terminal && !rec.evictable) this.finished.add(rec);
     this.bus.publish({ type: 'order', ts: this.clock.now(), order: snap });
   }
 }

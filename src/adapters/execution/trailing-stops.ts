@@ -146,7 +146,7 @@ export class TrailingStops {
         t.active = true;
         t.ref = Math.round(order.filledValue / order.filledQty) || (t.intent.limitPrice ?? t.intent.triggerPrice ?? 0);
         t.best = t.ref;
-        this.o.bus.publish({ type: 'lifecycle', ts: this.o.clock.now(), phase: 'trading_state', source: 'execution', detail: `trailing stop of ${t.intent.id} is emulated by the engine (the venue does not trail): step ${formatRupees(t.step)}, stop ${formatRupees(t.stop)}` });
+        this.o.bus.publish({ type: 'lifecycle', ts: this.o.clock.now(), phase: 'trailing_stop', source: 'execution', detail: `trailing stop of ${t.intent.id} is emulated by the engine (the venue does not trail): step ${formatRupees(t.step)}, stop ${formatRupees(t.stop)}` });
         this.o.bus.publish({ type: 'alert', ts: this.o.clock.now(), level: 'info', code: 'TRAILING_EMULATED', message: `trailing stop of ${t.intent.id} is run by tarang, not live at the broker` });
       } else if (isTerminalStatus(order.status) && order.filledQty === 0) this.finish(t);
       return;
@@ -211,7 +211,7 @@ export class TrailingStops {
     const remaining = (entry?.filledQty ?? 0) - (tgt?.filledQty ?? 0) - (sl?.filledQty ?? 0);
     if (tgt && !isTerminalStatus(tgt.status)) this.o.submit({ kind: 'cancel', id: this.o.newTag(), strategyId: t.intent.strategyId, target: t.intent.id, leg: 'target' });
     if (remaining <= 0) return;
-    this.o.bus.publish({ type: 'lifecycle', ts: this.o.clock.now(), phase: 'trading_state', source: 'execution', detail: `local trailing stop of ${t.intent.id} touched at ${formatRupees(t.stop)}: exiting ${remaining} at market` });
+    this.o.bus.publish({ type: 'lifecycle', ts: this.o.clock.now(), phase: 'trailing_stop', source: 'execution', detail: `local trailing stop of ${t.intent.id} touched at ${formatRupees(t.stop)}: exiting ${remaining} at market` });
     this.o.protect({
       kind: 'place', id: this.o.newTag(), strategyId: t.intent.strategyId, instrument: t.intent.instrument, side: t.intent.side === 'BUY' ? 'SELL' : 'BUY',
       qty: remaining, orderType: 'MARKET', validity: 'DAY', product: t.intent.product,

@@ -3,11 +3,12 @@
  * - every `alert` event some component published (kill switch, lockout, reconciliation findings);
  * - a connection (`lifecycle` disconnected/connected, by `source`) down for longer than
  *   `disconnectAlertMs` of clock time, and its recovery afterwards;
- * - the trading state turning `halted` (kill switch, manual halt), from `lifecycle trading_state`.
+ * - the trading state turning `halted` (kill switch, manual halt), from the `trading-state` event,
+ *   and its end (TRADING_RESUMED) when trading leaves `halted` after that alert.
  * Each alert goes to the log (warn/error by level) and to the optional webhook; alerts the alerter
  * derives itself are also published back to the bus (`publish`) so that the recording has them.
  */
-import type { AlertEvent, AlertLevel, Event } from '../../core/events.js';
+import type { AlertEvent, AlertLevel, Event, TradingStateEvent } from '../../core/events.js';
 import type { Clock, TimerHandle } from '../../core/clock.js';
 import type { Logger } from '../../core/log.js';
 import type { WebhookNotifier } from './webhook.js';
@@ -16,6 +17,8 @@ export const AlertCode = {
   DISCONNECTED: 'DISCONNECTED',
   RECONNECTED: 'RECONNECTED',
   TRADING_HALTED: 'TRADING_HALTED',
+  /** Resolves TRADING_HALTED: the trading state left `halted`. */
+  TRADING_RESUMED: 'TRADING_RESUMED',
   KILL_SWITCH: 'KILL_SWITCH',
   TOTP_LOCKOUT: 'TOTP_LOCKOUT',
   RECONCILE_UNKNOWN_ORDER: 'RECONCILE_UNKNOWN_ORDER',
@@ -66,14 +69,10 @@ export class Alerter {
 
   observe(e: Event): void {
     if (e.type === 'alert') return this.deliver(e);
+    if (e.type === 'trading-state') return this.onTradingState(e);
     if (e.type !== 'lifecycle') return;
     if (e.phase === 'disconnected') this.onDown(e.source, e.detail);
     else if (e.phase === 'connected') this.onUp(e.source);
-    else if (e.phase === 'trading_state') {
-      const halted = (e.detail ?? '').toLowerCase().startsWith('halted');
-      if (halted && !this.halted) this.raise('critical', AlertCode.TRADING_HALTED, `trading halted${e.detail && e.detail !== 'halted' ? ` (${e.detail})` : ''}`, { source: e.source });
-      this.halted = halted;
-    }
   }
 
   /** Raises an alert: published to the bus when a publisher is set (and delivered on its way back), else delivered now. */
@@ -88,6 +87,13 @@ export class Alerter {
     for (const d of this.down.values()) d.timer.cancel();
     this.down.clear();
     await this.webhook?.idle();
+  }
+
+  private onTradingState(e: TradingStateEvent): void {
+    const halted = e.to === 'halted';
+    if (halted && !this.halted) this.raise('critical', AlertCode.TRADING_HALTED, `trading halted (${e.reason})`, { from: e.from, reason: e.reason });
+    else if (!halted && this.halted) this.raise('info', AlertCode.TRADING_RESUMED, `trading ${e.to} again (${e.reason})`, { to: e.to, reason: e.reason });
+    this.halted = halted;
   }
 
   private onDown(source: string, detail: string | undefined): void {

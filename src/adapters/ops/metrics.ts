@@ -6,7 +6,7 @@
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Event } from '../../core/events.js';
-import { isTerminalStatus, type OrderStatus } from '../../core/enums.js';
+import { isTerminalStatus, TradingState, type OrderStatus } from '../../core/enums.js';
 
 /** Latency buckets in seconds, from 10 microseconds to 5 seconds. */
 const LATENCY_BUCKETS = [1e-5, 2.5e-5, 5e-5, 1e-4, 2.5e-4, 5e-4, 1e-3, 2.5e-3, 5e-3, 1e-2, 2.5e-2, 5e-2, 0.1, 0.25, 0.5, 1, 2.5, 5];
@@ -33,6 +33,8 @@ export class DaemonMetrics {
   readonly restLatency: Histogram<'api'>;
   readonly openOrders: Gauge;
   readonly lastTickTs: Gauge;
+  /** 1 for the current trading state, 0 for the others (from `trading-state` events and `setTradingState`). */
+  readonly tradingState: Gauge<'state'>;
   private readonly lastStatus = new Map<string, OrderStatus>();
 
   constructor(options: MetricsOptions = {}) {
@@ -51,6 +53,7 @@ export class DaemonMetrics {
     this.restLatency = new Histogram({ name: `${p}rest_latency_seconds`, help: 'Broker REST round trips', labelNames: ['api'], buckets: LATENCY_BUCKETS, registers });
     this.openOrders = new Gauge({ name: `${p}open_orders`, help: 'Orders not yet in a terminal state', registers, collect: () => this.openOrders.set(this.open()) });
     this.lastTickTs = new Gauge({ name: `${p}last_tick_timestamp_seconds`, help: 'Event time of the last tick', registers });
+    this.tradingState = new Gauge({ name: `${p}trading_state`, help: 'Trading state: 1 for the current one (active, reducing, halted)', labelNames: ['state'], registers });
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: p });
   }
 
@@ -82,9 +85,17 @@ export class DaemonMetrics {
       case 'alert':
         this.alerts.inc({ code: e.code });
         return;
+      case 'trading-state':
+        this.setTradingState(e.to);
+        return;
       default:
         return;
     }
+  }
+
+  /** Sets the trading-state gauge (the daemon calls it once with the state loaded at start). */
+  setTradingState(state: TradingState): void {
+    for (const s of Object.values(TradingState)) this.tradingState.set({ state: s }, s === state ? 1 : 0);
   }
 
   /** Prometheus text exposition. */

@@ -26,7 +26,7 @@
  * (Strategies are isolated one level up, by the safe runner, which also pauses them.)
  */
 import { Observable, type Subscription } from 'rxjs';
-import type { Event, EventOf, EventType } from '../events.js';
+import { EventType, type Event, type EventOf } from '../events.js';
 import type { Logger } from '../log.js';
 import { silentLogger } from '../log.js';
 import { SlowConsumer, type SlowConsumerOptions } from './slow-consumer.js';
@@ -45,7 +45,7 @@ export interface BusListener<E> {
   onBusEvent(event: E): void;
 }
 
-const TYPES: readonly EventType[] = ['tick', 'candle', 'order', 'fill', 'position', 'intent', 'denied', 'lifecycle', 'alert'];
+const TYPES: readonly EventType[] = Object.values(EventType);
 
 export interface EventBusOptions {
   log?: Logger;

@@ -6,6 +6,7 @@ import { silentLogger } from '../../../src/core/log.js';
 import type { AlertEvent, Event } from '../../../src/core/events.js';
 import { Alerter } from '../../../src/adapters/ops/alerter.js';
 import { WebhookNotifier } from '../../../src/adapters/ops/webhook.js';
+import { harness } from '../execution/harness.js';
 
 interface Hook {
   url: string;
@@ -64,13 +65,29 @@ describe('Alerter', () => {
     expect(alerter.raised).toHaveLength(0);
   });
 
-  it('raises TRADING_HALTED once when the trading state turns halted', () => {
+  it('raises TRADING_HALTED once when the trading state turns halted, and resolves it on resume', () => {
     const clock = new VirtualClock(0);
     const alerter = new Alerter({ clock, log: silentLogger() });
-    alerter.observe({ type: 'lifecycle', ts: 0, phase: 'trading_state', source: 'risk', detail: 'halted: daily loss' });
-    alerter.observe({ type: 'lifecycle', ts: 1, phase: 'trading_state', source: 'risk', detail: 'halted: daily loss' });
-    alerter.observe({ type: 'lifecycle', ts: 2, phase: 'trading_state', source: 'risk', detail: 'active' });
-    expect(alerter.raised.map((a) => [a.code, a.level, a.message])).toEqual([['TRADING_HALTED', 'critical', 'trading halted (halted: daily loss)']]);
+    alerter.observe({ type: 'trading-state', ts: 0, from: 'active', to: 'halted', reason: 'daily loss' });
+    alerter.observe({ type: 'trading-state', ts: 1, from: 'reducing', to: 'halted', reason: 'daily loss' });
+    alerter.observe({ type: 'trading-state', ts: 2, from: 'halted', to: 'active', reason: 'operator resume' });
+    expect(alerter.raised.map((a) => [a.code, a.level, a.message])).toEqual([
+      ['TRADING_HALTED', 'critical', 'trading halted (daily loss)'],
+      ['TRADING_RESUMED', 'info', 'trading active again (operator resume)'],
+    ]);
+  });
+
+  it('raises TRADING_HALTED once on a halt through the real engine, and resolves it on resume', async () => {
+    const { engine } = await harness();
+    const alerter = new Alerter({ clock: engine.clock, log: silentLogger(), publish: (a) => engine.bus.publish(a) });
+    engine.bus.onAny((e) => alerter.observe(e));
+    engine.halt('operator');
+    engine.halt('operator');
+    expect(alerter.raised.map((a) => [a.code, a.level])).toEqual([['TRADING_HALTED', 'critical']]);
+    engine.resume();
+    engine.resume();
+    expect(alerter.raised.map((a) => [a.code, a.level])).toEqual([['TRADING_HALTED', 'critical'], ['TRADING_RESUMED', 'info']]);
+    await engine.stop();
   });
 
   it('posts bus alerts to the webhook with a Slack-style text and no secrets', async () => {

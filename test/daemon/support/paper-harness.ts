@@ -24,7 +24,6 @@ import type { Engine } from '../../../src/engine/engine.js';
 import { DaemonConfigSchema, type DaemonConfigInput } from '../../../src/daemon/config.js';
 import type { Daemon } from '../../../src/daemon/daemon.js';
 import { launchDaemon } from '../../../src/daemon/launch.js';
-import { DaemonEngine } from '../../../src/daemon/engine-factory.js';
 import type { Event } from '../../../src/core/events.js';
 import { driveClock } from '../../support/drive.js';
 export { until } from '../../support/wait.js';
@@ -151,8 +150,8 @@ export async function startPaperHarness(o: { speed?: number; rateLimits?: Simula
 /** The engine behind a daemon (tests read its order state machine and portfolio). */
 export function engineOf(d: Daemon): Engine {
   const e = d.engineHandle;
-  if (!(e instanceof DaemonEngine)) throw new Error('daemon has no engine (not started)');
-  return e.engine;
+  if (!e) throw new Error('daemon has no engine (not started)');
+  return e;
 }
 
 /**
