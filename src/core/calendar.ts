@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { ConfigError } from './errors.js';
 import { configPath } from './paths.js';
 import { DAY_MS, addDays, istDate, istDateTime, istMidnight, istWeekday } from './time.js';
+import { formatZodIssues } from './zod-issues.js';
 
 export interface Session {
   /** `YYYY-MM-DD` (IST). */
@@ -143,8 +144,7 @@ const calendarFileSchema = z.object({
 export function parseCalendar(text: string, source = 'calendar'): MarketCalendar & { lastChecked: string } {
   const parsed = calendarFileSchema.safeParse(parse(text));
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new ConfigError(`${source}: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`, { source });
+    throw new ConfigError(`${source}: ${formatZodIssues(parsed.error, { limit: 1 })}`, { source });
   }
   const d = parsed.data;
   const cal = new MarketCalendar({

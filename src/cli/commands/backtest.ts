@@ -32,6 +32,7 @@ import { buildJsonReport, jsonText } from '../../../backtest/report/backtest-res
 import { gridOf, parseSweep, scalar } from '../../../backtest/sweep/sweep-grid.js';
 import { RANK_METRICS, isRankMetric, runSweep, type RankMetric } from '../../../backtest/sweep/sweep.js';
 import type { BacktestSettings } from '../../../backtest/runner.js';
+import { formatZodIssues } from '../../core/zod-issues.js';
 
 interface BacktestFlags {
   data?: string[];
@@ -305,7 +306,7 @@ async function action(f: BacktestFlags): Promise<void> {
   if (keys.has('interval') && params['interval'] === undefined) params['interval'] = series[0]!.interval;
   const parsed = definition.params.safeParse(params);
   if (!parsed.success) {
-    throw flagError('param', `${definition.name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(params)'}: ${i.message}`).join('; ')}`);
+    throw flagError('param', `${definition.name}: ${formatZodIssues(parsed.error, { root: '(params)' })}`);
   }
 
   if (f.sweep?.length) {
