@@ -35,6 +35,7 @@ import type { Paise } from '../../core/money.js';
 import { istDayStart } from '../../core/time.js';
 import { mergeStatus, statusForFill } from './order-status-merge.js';
 import type { VenueFill, VenueOrderState } from './venue.js';
+import type { Mutable } from './mutable.js';
 
 /** An order as first described: the snapshot's own fields, before any venue answer. */
 export interface NewOrder
@@ -82,8 +83,6 @@ interface FinalSnapshot {
   readonly snapshot: OrderSnapshot;
   readonly replacedBy: string | undefined;
 }
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 const LEG_SUFFIX: Readonly<Record<SmartLegName, string>> = { entry: '', stopLoss: '.sl', target: '.tg' };
 const MAX_ORPHANS = 10_000;
