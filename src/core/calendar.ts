@@ -11,6 +11,7 @@ import { ConfigError } from './errors.js';
 import { configPath } from './paths.js';
 import { DAY_MS, addDays, istDate, istDateTime, istMidnight, istWeekday } from './time.js';
 import { formatZodIssues } from './zod-issues.js';
+import { yamlDate } from './date-input.js';
 
 export interface Session {
   /** `YYYY-MM-DD` (IST). */
@@ -129,7 +130,7 @@ export class MarketCalendar {
 
 const dateString = z
   .union([z.string(), z.date()])
-  .transform((v) => (typeof v === 'string' ? v : v.toISOString().slice(0, 10)))
+  .transform((v) => (typeof v === 'string' ? v : yamlDate(v)))
   .pipe(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD'));
 const hhmm = z.string().regex(/^\d{2}:\d{2}$/, 'expected HH:MM');
 
