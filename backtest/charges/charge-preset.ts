@@ -55,7 +55,6 @@ export const ChargePresetSchema = z
       .min(1),
   })
   .strict();
-export type ChargePresetFile = z.infer<typeof ChargePresetSchema>;
 
 interface SidedRate {
   readonly buy: ExactRate;

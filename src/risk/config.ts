@@ -93,8 +93,6 @@ export const RiskConfigSchema = z
 export type RiskConfig = z.output<typeof RiskConfigPaiseSchema>;
 /** Risk options from code: money in paise. (A config file's `risk:` section is rupees.) */
 export type RiskConfigInput = z.input<typeof RiskConfigPaiseSchema>;
-/** The `risk:` section as written in a config file: money in rupees. */
-export type RiskConfigFileInput = z.input<typeof RiskConfigSchema>;
 
 /** Validates risk options from code (money in paise); throws ConfigError naming the offending key. */
 export function parseRiskConfig(input: RiskConfigInput | undefined, where = 'risk'): RiskConfig {
