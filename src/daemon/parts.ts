@@ -1,7 +1,7 @@
 /**
  * The seams between the daemon and the parts other areas build. The daemon codes against these
- * narrow interfaces; `broker-session.ts` and `engine-handle.ts` adapt the concrete broker adapter
- * (src/adapters/broker) and engine (src/core/bus, src/adapters/execution) to them. Tests can drive
+ * narrow interfaces; `broker-session.ts` and `engine-factory.ts` adapt the concrete broker adapter
+ * (src/adapters/broker) and engine (src/engine/engine.ts) to them. Tests can drive
  * the daemon through the same seams.
  */
 import type { Observable } from 'rxjs';
