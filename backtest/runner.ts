@@ -43,6 +43,7 @@ import { Engine } from '../src/engine/engine.js';
 import { EquityRecorder, freeze, type EquityCurve } from './metrics/equity-curve.js';
 import type { FillRecord } from './metrics/trades.js';
 import { BacktestVenue } from './venue.js';
+import { formatZodIssues } from '../src/core/zod-issues.js';
 
 export const BacktestSettingsSchema = z
   .object({
@@ -230,7 +231,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     trailing: input.trailing,
   });
   if (!parsed.success) {
-    throw new ConfigError(`backtest options: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, {});
+    throw new ConfigError(`backtest options: ${formatZodIssues(parsed.error)}`, {});
   }
   const settings = parsed.data;
   const series = input.series;

@@ -23,6 +23,7 @@ import { istMidnight } from '../../src/core/time.js';
 import type { ChargeCalculator, ChargeInput } from '../../src/adapters/simulator/matching/charges.js';
 import type { ChargeBreakdown } from '../../src/adapters/simulator/matching/types.js';
 import { applyRate, parsePercent, parseRupees, type ExactRate } from './exact-rate.js';
+import { formatZodIssues } from '../../src/core/zod-issues.js';
 
 const pct = z.string().regex(/^\d+(?:\.\d+)?$/, 'a percentage as a decimal string, e.g. "0.00297"');
 const sided = z.object({ buy: pct, sell: pct }).strict();
@@ -54,7 +55,6 @@ export const ChargePresetSchema = z
       .min(1),
   })
   .strict();
-export type ChargePresetFile = z.infer<typeof ChargePresetSchema>;
 
 interface SidedRate {
   readonly buy: ExactRate;
@@ -96,7 +96,7 @@ export function parseChargePreset(text: string, source: string): ChargePreset {
   }
   const r = ChargePresetSchema.safeParse(raw);
   if (!r.success) {
-    const detail = r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    const detail = formatZodIssues(r.error, { root: '(root)' });
     throw new ConfigError(`${source}: invalid charge preset: ${detail}`, { source, detail });
   }
   const f = r.data;

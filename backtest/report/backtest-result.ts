@@ -5,8 +5,7 @@
  * same bytes.
  */
 import { formatRupees, type Paise } from '../../src/core/money.js';
-import { DAY_MS, IST_OFFSET_MS, istDate } from '../../src/core/time.js';
-import { isoIst as formatIst } from './iso-time.js';
+import { DAY_MS, IST_OFFSET_MS, formatIst, istDate } from '../../src/core/time.js';
 import type { LoadSummary } from '../data/load-summary.js';
 import { dailyEquity, type Metrics } from '../metrics/performance.js';
 import type { EquityCurve } from '../metrics/equity-curve.js';

@@ -5,7 +5,7 @@
  * buckets, each drawn by its first, lowest, highest and last point, so spikes stay visible.
  */
 import { formatRupees } from '../../src/core/money.js';
-import { isoIst as formatIst } from './iso-time.js';
+import { formatIst } from '../../src/core/time.js';
 import { describeSummary } from '../data/load-summary.js';
 import type { BacktestReportInput } from './backtest-result.js';
 

@@ -10,6 +10,8 @@ import { z } from 'zod';
 import { ConfigError } from './errors.js';
 import { configPath } from './paths.js';
 import { DAY_MS, addDays, istDate, istDateTime, istMidnight, istWeekday } from './time.js';
+import { formatZodIssues } from './zod-issues.js';
+import { yamlDate } from './date-input.js';
 
 export interface Session {
   /** `YYYY-MM-DD` (IST). */
@@ -128,7 +130,7 @@ export class MarketCalendar {
 
 const dateString = z
   .union([z.string(), z.date()])
-  .transform((v) => (typeof v === 'string' ? v : v.toISOString().slice(0, 10)))
+  .transform((v) => (typeof v === 'string' ? v : yamlDate(v)))
   .pipe(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD'));
 const hhmm = z.string().regex(/^\d{2}:\d{2}$/, 'expected HH:MM');
 
@@ -143,8 +145,7 @@ const calendarFileSchema = z.object({
 export function parseCalendar(text: string, source = 'calendar'): MarketCalendar & { lastChecked: string } {
   const parsed = calendarFileSchema.safeParse(parse(text));
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new ConfigError(`${source}: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`, { source });
+    throw new ConfigError(`${source}: ${formatZodIssues(parsed.error, { limit: 1 })}`, { source });
   }
   const d = parsed.data;
   const cal = new MarketCalendar({

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { ConfigError } from './errors.js';
 import type { Paise } from './money.js';
 import { RUPEE_EXAMPLES, rupeesToPaise } from './rupee-amount.js';
+import { issuePath } from './zod-issues.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -51,7 +52,7 @@ export function parseConfigText<S extends z.ZodType>(text: string, source: strin
     const path = issue.path.map(String);
     if (envPaths.has(path.join('.'))) continue;
     const line = lineOf(doc.contents, path, lineCounter);
-    problems.push(`${source}${line ? `:${line}` : ''}: ${path.join('.') || '(root)'}: ${describeIssue(issue, valueAt(raw, path))}`);
+    problems.push(`${source}${line ? `:${line}` : ''}: ${issuePath(issue, '(root)')}: ${describeIssue(issue, valueAt(raw, path))}`);
   }
   throw new ConfigError(problems.join('\n'), { source, problems });
 }
@@ -62,7 +63,7 @@ export function validateConfig<S extends z.ZodType>(value: unknown, source: stri
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
     const path = issue.path.map(String);
-    return `${source}: ${path.join('.') || '(root)'}: ${describeIssue(issue, valueAt(value, path))}`;
+    return `${source}: ${issuePath(issue, '(root)')}: ${describeIssue(issue, valueAt(value, path))}`;
   });
   throw new ConfigError(problems.join('\n'), { source, problems });
 }

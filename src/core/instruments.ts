@@ -76,11 +76,6 @@ export function parseScripCode(code: string): ParsedScrip | undefined {
   return { prefix, securityId: m[2]!, exchange, segment };
 }
 
-/** The WebSocket form of a scrip code (`NSE:2885`). */
-export function wsInstrumentKey(code: string): string {
-  return code.replace('_', ':');
-}
-
 /** A read-only lookup of instruments by scrip code, shared by risk, strategies and execution. */
 export interface InstrumentLookup {
   get(id: string): Instrument | undefined;

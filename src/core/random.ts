@@ -1,6 +1,8 @@
 /**
- * mulberry32: a tiny, fast seeded generator (one uint32 of state), deterministic per seed. Good
- * enough for price noise and fault draws; not for anything that must be unpredictable.
+ * Seeded randomness shared by the simulator's parts. mulberry32: a tiny, fast seeded generator
+ * (one uint32 of state), deterministic per seed. Good enough for price noise and fault draws; not
+ * for anything that must be unpredictable. `seedHash`: a seed and a text (an instrument id, a key)
+ * to 32 bits, for seeding a stream per thing so that things do not depend on one another.
  */
 
 /** The golden-ratio increment that advances a mulberry32 state by one step. */
@@ -20,4 +22,24 @@ export function mulberry32(seed: number): () => number {
     a = (a + MULBERRY32_STEP) >>> 0;
     return mulberry32Bits(a) / 4294967296;
   };
+}
+
+/** A 32-bit avalanche (the murmur3 finaliser). */
+export function mix32(x: number): number {
+  x ^= x >>> 16;
+  x = Math.imul(x, 0x85ebca6b);
+  x ^= x >>> 13;
+  x = Math.imul(x, 0xc2b2ae35);
+  x ^= x >>> 16;
+  return x >>> 0;
+}
+
+/** 32-bit hash of a text under a seed: FNV-1a over the UTF-16 code units, then `mix32`. */
+export function seedHash(text: string, seed: number): number {
+  let h = (0x811c9dc5 ^ (seed >>> 0)) >>> 0;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return mix32(h);
 }

@@ -21,11 +21,6 @@ export function istMinuteOfDay(ts: number): number {
   return Math.floor((ts - istDayStart(ts)) / MINUTE_MS);
 }
 
-/** Epoch ms of a minute-of-day on the IST day containing `ts`. */
-export function atMinuteOfDay(ts: number, minute: number): number {
-  return istDayStart(ts) + minute * MINUTE_MS;
-}
-
 /** `HH:MM` of a minute-of-day, for messages. */
 export function formatMinuteOfDay(minute: number): string {
   return `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;

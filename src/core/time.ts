@@ -3,7 +3,6 @@
  * are plain arithmetic (fast enough for per-tick use), formatting included.
  */
 
-export const IST_ZONE = 'Asia/Kolkata';
 export const IST_OFFSET_MS = 330 * 60_000;
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 3_600_000;

@@ -27,6 +27,7 @@ import type { Event } from '../core/events.js';
 import { TarangError, describeError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { istDate } from '../core/time.js';
+import { formatZodIssues } from '../core/zod-issues.js';
 
 export class RecordingError extends TarangError {
   readonly code = 'RECORDING_INVALID' as const;
@@ -86,8 +87,7 @@ export class EventRecorder {
   constructor(options: RecorderOptions) {
     const parsed = OptionsSchema.safeParse(options);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new RecordingError(`recorder: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid options'}`);
+      throw new RecordingError(`recorder: ${formatZodIssues(parsed.error, { limit: 1 })}`);
     }
     this.dir = parsed.data.dir;
     this.maxBatchBytes = parsed.data.maxBatchBytes;

@@ -26,6 +26,7 @@ import { z } from 'zod';
 import { cfg } from '../core/config.js';
 import { ConfigError } from '../core/errors.js';
 import { MarginModelOptionsSchema } from './margin-model.js';
+import { zodIssueLines } from '../core/zod-issues.js';
 
 export const CheckName = {
   TRADING_STATE: 'tradingState',
@@ -91,13 +92,11 @@ export const RiskConfigSchema = z
 export type RiskConfig = z.output<typeof RiskConfigPaiseSchema>;
 /** Risk options from code: money in paise. (A config file's `risk:` section is rupees.) */
 export type RiskConfigInput = z.input<typeof RiskConfigPaiseSchema>;
-/** The `risk:` section as written in a config file: money in rupees. */
-export type RiskConfigFileInput = z.input<typeof RiskConfigSchema>;
 
 /** Validates risk options from code (money in paise); throws ConfigError naming the offending key. */
 export function parseRiskConfig(input: RiskConfigInput | undefined, where = 'risk'): RiskConfig {
   const r = RiskConfigPaiseSchema.safeParse(input ?? {});
   if (r.success) return r.data;
-  const issues = r.error.issues.map((i) => `${where}.${i.path.join('.') || '(root)'}: ${i.message}`);
+  const issues = zodIssueLines(r.error, { prefix: `${where}.`, root: '(root)' });
   throw new ConfigError(`invalid risk config: ${issues.join('; ')}`, { where, issues });
 }

@@ -5,7 +5,7 @@
  */
 export { RiskEngine, type RiskEngineOptions, type RiskSources } from './risk-engine.js';
 export {
-  RiskConfigSchema, RiskConfigPaiseSchema, parseRiskConfig, ALL_CHECKS, CheckName, TradingState, type RiskConfig, type RiskConfigInput, type RiskConfigFileInput,
+  RiskConfigSchema, RiskConfigPaiseSchema, parseRiskConfig, ALL_CHECKS, CheckName, TradingState, type RiskConfig, type RiskConfigInput,
 } from './config.js';
 export { CHECKS } from './checks/index.js';
 export { OK, type CheckResult, type Denial, type RiskCheck, type RiskState, type CircuitBand } from './types.js';

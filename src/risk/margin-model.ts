@@ -19,6 +19,7 @@ import type { Product, Side } from '../core/enums.js';
 import type { Instrument } from '../core/instruments.js';
 import type { Paise } from '../core/money.js';
 import { ConfigError } from '../core/errors.js';
+import { formatZodIssues } from '../core/zod-issues.js';
 
 const rate = z.number().min(0).max(1);
 export const MarginModelOptionsSchema = z
@@ -47,7 +48,7 @@ export class MarginModel {
   constructor(options: MarginModelOptions = {}) {
     const parsed = MarginModelOptionsSchema.safeParse(options);
     if (!parsed.success) {
-      throw new ConfigError(`matching margin options: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, {
+      throw new ConfigError(`matching margin options: ${formatZodIssues(parsed.error)}`, {
         options,
       });
     }

@@ -5,11 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { defineStrategy, type StrategyDefinition } from '../../src/strategies/strategy.js';
 import { loadStrategySpecs } from '../../src/daemon/strategy-loader.js';
 import { symbolIndex } from '../../src/daemon/symbols.js';
+import { RELIANCE } from '../support/instruments.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const sma = defineStrategy({ name: 'sma-cross', description: 'x', params: z.object({}).passthrough(), create: () => ({ instruments: [] }) });
 const lookup = (n: string): StrategyDefinition | undefined => (n === 'sma-cross' ? (sma as unknown as StrategyDefinition) : undefined);
-const symbols = symbolIndex([{ id: 'NSE_2885', exchange: 'NSE', segment: 'EQUITY', securityId: '2885', kind: 'EQUITY', tradingSymbol: 'RELIANCE', symbol: 'RELIANCE', lotSize: 1, tickSize: 5 }]);
+const symbols = symbolIndex([RELIANCE]);
 const base = { lookup, symbols, baseDir: here, source: 'cfg.yaml', known: () => ['sma-cross'] };
 
 describe('loadStrategySpecs', () => {

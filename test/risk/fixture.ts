@@ -7,11 +7,9 @@ import { MemoryStore } from '../../src/core/store.js';
 import type { RiskConfigInput } from '../../src/risk/config.js';
 import { RiskEngine } from '../../src/risk/risk-engine.js';
 import type { TrailingMode } from '../../src/core/intents.js';
+import { RELIANCE } from '../support/instruments.js';
 
-export const RELIANCE: Instrument = {
-  id: 'NSE_2885', exchange: 'NSE', segment: 'EQUITY', securityId: '2885', kind: 'EQUITY',
-  tradingSymbol: 'RELIANCE', symbol: 'RELIANCE', lotSize: 1, tickSize: 5,
-};
+export { RELIANCE };
 export const NIFTY_FUT: Instrument = {
   id: 'NFO_35001', exchange: 'NSE', segment: 'FNO', securityId: '35001', kind: 'FUTIDX',
   tradingSymbol: 'NIFTY25JANFUT', symbol: 'NIFTY', lotSize: 75, tickSize: 10, expiry: '2025-01-30',

@@ -53,6 +53,7 @@ import {
 import { HoldingsSchema, PositionsSchema, type Holding, type Position, type PositionProduct, type PositionSegment } from './schemas/portfolio.js';
 import { DepthQuotesSchema, FullQuotesSchema, LtpQuotesSchema, type FullQuote, type LtpQuote, type MarketDepth } from './schemas/quotes.js';
 import { SmartOrderAckSchema, smartModifyBody, smartOrderBody, type SmartModifyRequest, type SmartOrderAck, type SmartOrderRequest } from './schemas/smart-orders.js';
+import { zodIssueLines } from '../../core/zod-issues.js';
 
 export const MAX_QUOTE_CODES = 1000;
 export const MAX_HISTORICAL_CODES = 5;
@@ -311,7 +312,7 @@ export class BrokerClient {
   private validate<T extends z.ZodType>(schema: T, input: unknown, what: string): z.output<T> {
     const r = schema.safeParse(input);
     if (r.success) return r.data;
-    const issues = r.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`);
+    const issues = zodIssueLines(r.error, { root: '(input)' });
     throw new InputException(`${what}: ${issues.join('; ')}`, { issues });
   }
 

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { ConfigError } from '../../core/errors.js';
 import { RetryPolicySchema } from './retry-policy.js';
+import { issuePath } from '../../core/zod-issues.js';
 
 const url = (protocols: readonly string[]) =>
   z.string().refine(
@@ -136,11 +137,10 @@ export function parseBrokerConfig(input: unknown, source = 'broker config'): Bro
   const r = BrokerConfigSchema.safeParse(input);
   if (!r.success) {
     const lines = r.error.issues.map((i) => {
-      const key = i.path.join('.');
       const env = ENV_KEYS[i.path[0] as keyof typeof ENV_KEYS];
-      return `  ${key || '(root)'}${env ? ` (env ${env})` : ''}: ${i.message}`;
+      return `  ${issuePath(i, '(root)')}${env ? ` (env ${env})` : ''}: ${i.message}`;
     });
-    throw new ConfigError(`${source} is invalid:\n${lines.join('\n')}`, { source, issues: r.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) });
+    throw new ConfigError(`${source} is invalid:\n${lines.join('\n')}`, { source, issues: r.error.issues.map((i) => ({ path: issuePath(i), message: i.message })) });
   }
   const orderWsUrl = r.data.orderWsUrl ?? r.data.wsUrl;
   return { ...r.data, ...(orderWsUrl ? { orderWsUrl } : {}) };

@@ -111,7 +111,3 @@ export const BrokerErrorType = {
   UserException: 'UserException',
 } as const;
 export type BrokerErrorType = (typeof BrokerErrorType)[keyof typeof BrokerErrorType];
-
-export function isBrokerError(e: unknown): e is BrokerError {
-  return e instanceof BrokerError;
-}

@@ -25,7 +25,7 @@ export { BrokerHttp } from './http.js';
 export { TokenManager, BlockReason } from './token-manager.js';
 export { RateLimiters, CategoryLimiter, sharedRateLimiters, type SharedBudget } from './rate-limiter.js';
 export { RateCategory, DEFAULT_LIMITS, categoryOf } from './rate-categories.js';
-export { DEFAULT_RETRY_POLICY, RetryPolicySchema, type RetryPolicy } from './retry-policy.js';
+export { RetryPolicySchema, type RetryPolicy } from './retry-policy.js';
 export { normaliseStatus } from './order-status.js';
 export { BrokerVenue, BROKER_CAPABILITIES } from './venue.js';
 export { MarketDataStream } from './ws/market-data.js';

@@ -25,8 +25,6 @@ export const RetryPolicySchema = z
   .strict();
 export type RetryPolicy = z.infer<typeof RetryPolicySchema>;
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = RetryPolicySchema.parse({});
-
 /**
  * Delay before attempt `attempt + 1` (attempt counts from 1). `random` is injectable so tests and
  * the virtual clock stay deterministic.

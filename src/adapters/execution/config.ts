@@ -14,6 +14,7 @@
  */
 import { z } from 'zod';
 import { ConfigError } from '../../core/errors.js';
+import { zodIssueLines } from '../../core/zod-issues.js';
 
 export const ExecutionConfigSchema = z
   .object({
@@ -30,6 +31,6 @@ export type ExecutionConfigInput = z.input<typeof ExecutionConfigSchema>;
 export function parseExecutionConfig(input: ExecutionConfigInput | undefined, where = 'execution'): ExecutionConfig {
   const r = ExecutionConfigSchema.safeParse(input ?? {});
   if (r.success) return r.data;
-  const issues = r.error.issues.map((i) => `${where}.${i.path.join('.') || '(root)'}: ${i.message}`);
+  const issues = zodIssueLines(r.error, { prefix: `${where}.`, root: '(root)' });
   throw new ConfigError(`invalid execution config: ${issues.join('; ')}`, { where, issues });
 }

@@ -53,6 +53,7 @@ import {
   type VenueUpdate,
   type WriteOutcome,
 } from './venue.js';
+import type { Mutable } from './mutable.js';
 
 export interface ExecutionEngineOptions {
   readonly clock: Clock;
@@ -86,8 +87,6 @@ interface OrderChange {
   limitPrice?: Paise;
   triggerPrice?: Paise;
 }
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** One venue write, as data. */
 type VenueCall =

@@ -10,6 +10,7 @@ import type { FillEvent, OrderSnapshot } from '../../core/events.js';
 import type { SmartLegName } from '../../core/intents.js';
 import type { Paise } from '../../core/money.js';
 import type { VenueFill } from './venue.js';
+import type { Mutable } from './mutable.js';
 
 /** An order as first described: the snapshot's own fields, before any venue answer. */
 export interface NewOrder
@@ -52,7 +53,6 @@ export interface OrderRecord {
   snapshot: OrderSnapshot;
 }
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** A record for an order we are about to send (PENDING_NEW); its snapshot is set when first published. */
 export function newRecord(o: NewOrder): OrderRecord {

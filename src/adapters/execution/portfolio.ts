@@ -21,6 +21,7 @@ import type { FillEvent, PositionEvent } from '../../core/events.js';
 import type { Paise } from '../../core/money.js';
 import { DAY_MS, istDayStart } from '../../core/time.js';
 import type { PortfolioView, PositionView } from '../../strategies/strategy.js';
+import type { Mutable } from './mutable.js';
 
 interface Book {
   readonly instrument: string;
@@ -226,7 +227,7 @@ export class Portfolio {
   private event(b: Book, ts: number): PositionEvent {
     const u = this.unrealOf(b);
     // Field by field (no conditional spreads): two of these per fill.
-    const e: { -readonly [K in keyof PositionEvent]: PositionEvent[K] } = {
+    const e: Mutable<PositionEvent> = {
       type: 'position',
       ts,
       instrument: b.instrument,

@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { TarangError, describeError } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
 import type { DaemonMetrics } from './metrics.js';
+import { formatZodIssues } from '../../core/zod-issues.js';
 
 export class OpsServerError extends TarangError {
   readonly code = 'OPS_SERVER' as const;
@@ -72,8 +73,7 @@ export class OpsServer {
   constructor(private readonly options: OpsServerOptions) {
     const parsed = OptionsSchema.safeParse({ host: options.host, port: options.port, token: options.token });
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new OpsServerError(`ops: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`);
+      throw new OpsServerError(`ops: ${formatZodIssues(parsed.error, { limit: 1 })}`);
     }
     this.host = parsed.data.host;
     this.port = parsed.data.port;

@@ -11,6 +11,7 @@ import type { AlertEvent } from '../../core/events.js';
 import { ConfigError, describeError } from '../../core/errors.js';
 import { redact, type Logger } from '../../core/log.js';
 import { formatIst } from '../../core/time.js';
+import { formatZodIssues } from '../../core/zod-issues.js';
 
 /** Retry policy as data: before attempt n >= 2 the sender waits min(baseDelayMs * 2^(n-2), maxDelayMs). */
 export interface WebhookRetryPolicy {
@@ -70,8 +71,7 @@ export class WebhookNotifier {
   constructor(options: WebhookOptions) {
     const parsed = OptionsSchema.safeParse(options);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new ConfigError(`alerts.webhook: ${issue?.path.join('.') || 'url'}: ${issue?.message ?? 'invalid'}`);
+      throw new ConfigError(`alerts.webhook: ${formatZodIssues(parsed.error, { limit: 1, root: 'url' })}`);
     }
     this.url = parsed.data.url;
     this.retry = parsed.data.retry;

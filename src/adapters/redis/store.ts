@@ -18,6 +18,7 @@ import { z } from 'zod';
 import type { JsonValue, Store } from '../../core/store.js';
 import { TarangError } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
+import { formatZodIssues } from '../../core/zod-issues.js';
 
 export class StoreError extends TarangError {
   readonly code = 'STORE_FAILED' as const;
@@ -88,8 +89,7 @@ export class RedisStore implements Store {
   constructor(options: RedisStoreOptions) {
     const parsed = OptionsSchema.safeParse(options);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new StoreError(`RedisStore: ${issue?.path.join('.') || 'options'}: ${issue?.message ?? 'invalid'}`, { url: redactUrl(options.url) });
+      throw new StoreError(`RedisStore: ${formatZodIssues(parsed.error, { limit: 1, root: 'options' })}`, { url: redactUrl(options.url) });
     }
     const o = parsed.data;
     this.prefix = o.prefix;

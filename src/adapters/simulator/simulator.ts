@@ -34,6 +34,7 @@ import { smartRoutes } from './server/smart-routes.js';
 import { assembleVenue, type VenueAssemblyOptions } from './server/venue-assembly.js';
 import type { SimVenue } from './server/venue.js';
 import { WsHub, type WsHubOptions } from './ws/ws-hub.js';
+import { formatZodIssues } from '../../core/zod-issues.js';
 
 const categoryLimit = z.object({ perSecond: z.number().int().positive(), perDay: z.number().int().positive().optional() }).strict();
 
@@ -116,8 +117,7 @@ export function defaultStart(calendar: MarketCalendar, wallNow: number): number 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const parsed = optionsSchema.safeParse(options);
   if (!parsed.success) {
-    const i = parsed.error.issues[0];
-    throw new ConfigError(`simulator options: ${i?.path.join('.') ?? ''}: ${i?.message ?? 'invalid'}`);
+    throw new ConfigError(`simulator options: ${formatZodIssues(parsed.error, { limit: 1 })}`);
   }
   const o = parsed.data;
   const log = options.logger ?? createLogger({ name: 'sim' });

@@ -10,7 +10,6 @@ import { isInterval, type Interval } from '../../core/candles.js';
 import { ConfigError } from '../../core/errors.js';
 import { parsePaise, formatRupees } from '../../core/money.js';
 import { rupeesToPaise } from '../../core/rupee-amount.js';
-import { istMidnight } from '../../core/time.js';
 import { InstrumentTable } from '../../core/instruments.js';
 import { WallClock } from '../../core/clock.js';
 import { createLogger } from '../../core/log.js';
@@ -32,6 +31,8 @@ import { buildJsonReport, jsonText } from '../../../backtest/report/backtest-res
 import { gridOf, parseSweep, scalar } from '../../../backtest/sweep/sweep-grid.js';
 import { RANK_METRICS, isRankMetric, runSweep, type RankMetric } from '../../../backtest/sweep/sweep.js';
 import type { BacktestSettings } from '../../../backtest/runner.js';
+import { formatZodIssues } from '../../core/zod-issues.js';
+import { parseIstDate } from '../../core/date-input.js';
 
 interface BacktestFlags {
   data?: string[];
@@ -91,7 +92,7 @@ function wholeNumber(flag: string, text: string, min = 0): number {
 
 function dateFlag(flag: string, text: string): number {
   try {
-    return istMidnight(text);
+    return parseIstDate(text);
   } catch {
     throw flagError(flag, `expected a date YYYY-MM-DD, got ${JSON.stringify(text)}`);
   }
@@ -305,7 +306,7 @@ async function action(f: BacktestFlags): Promise<void> {
   if (keys.has('interval') && params['interval'] === undefined) params['interval'] = series[0]!.interval;
   const parsed = definition.params.safeParse(params);
   if (!parsed.success) {
-    throw flagError('param', `${definition.name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(params)'}: ${i.message}`).join('; ')}`);
+    throw flagError('param', `${definition.name}: ${formatZodIssues(parsed.error, { root: '(params)' })}`);
   }
 
   if (f.sweep?.length) {

@@ -12,7 +12,8 @@ import { InputException } from '../../adapters/broker/errors.js';
 import { ALL_INTERVALS, isInterval } from '../../core/candles.js';
 import { parseScripCode } from '../../core/instruments.js';
 import { formatRupees } from '../../core/money.js';
-import { DAY_MS, formatIst, istMidnight } from '../../core/time.js';
+import { DAY_MS, formatIst } from '../../core/time.js';
+import { parseIstDate } from '../../core/date-input.js';
 
 interface Flags extends ConnectionFlags {
   interval: string;
@@ -24,7 +25,7 @@ interface Flags extends ConnectionFlags {
 
 function day(v: string, name: string): number {
   try {
-    return istMidnight(v);
+    return parseIstDate(v);
   } catch {
     throw new InputException(`--${name}: expected a date as YYYY-MM-DD, got ${JSON.stringify(v)}`, { field: name });
   }

@@ -11,6 +11,7 @@ import { parsePaise, type Paise } from '../../core/money.js';
 import { scripCode } from '../../core/instruments.js';
 import type { Exchange } from '../../core/enums.js';
 import type { ChainStrike, OptionChainSnapshot, OptionQuote } from './option-data.js';
+import { issuePath } from '../../core/zod-issues.js';
 
 const num = z.union([z.number(), z.string().trim().min(1).transform((s) => Number(s.replaceAll(',', '')))]).pipe(z.number().finite());
 const optNum = num.optional().catch(undefined);
@@ -63,7 +64,7 @@ export function chainFromWire(data: unknown, c: ChainWireContext): OptionChainSn
   const parsed = ChainWire.safeParse(data);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
-    const where = first ? first.path.join('.') || '(root)' : '(root)';
+    const where = first ? issuePath(first, '(root)') : '(root)';
     throw new OptionChainDecodeError(`option chain of ${c.underlying}: ${where}: ${first?.message ?? 'unreadable'}`, { underlying: c.underlying, where });
   }
   const w = parsed.data;

@@ -10,11 +10,9 @@ import { RecordingVenue, type RecordingVenueOptions } from '../../../src/adapter
 import type { RiskConfigInput } from '../../../src/risk/config.js';
 import type { ExecutionConfigInput } from '../../../src/adapters/execution/config.js';
 import type { Strategy } from '../../../src/strategies/strategy.js';
+import { RELIANCE } from '../../support/instruments.js';
 
-export const RELIANCE: Instrument = {
-  id: 'NSE_2885', exchange: 'NSE', segment: 'EQUITY', securityId: '2885', kind: 'EQUITY',
-  tradingSymbol: 'RELIANCE', symbol: 'RELIANCE', lotSize: 1, tickSize: 5,
-};
+export { RELIANCE };
 export const TCS: Instrument = {
   id: 'NSE_11536', exchange: 'NSE', segment: 'EQUITY', securityId: '11536', kind: 'EQUITY',
   tradingSymbol: 'TCS', symbol: 'TCS', lotSize: 1, tickSize: 5,

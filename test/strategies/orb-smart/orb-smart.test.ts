@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { CandleEvent } from '../../../src/core/events.js';
 import type { Intent, SmartIntent } from '../../../src/core/intents.js';
 import type { JsonValue } from '../../../src/core/store.js';
-import { checkSmartLegBounds, smartEntryPrice } from '../../../src/risk/rules/smart-leg-bounds.js';
+import { ALL_CHECKS } from '../../../src/risk/config.js';
+import { checkSmartLegBounds } from '../../../src/risk/rules/smart-leg-bounds.js';
 import { orbSmart, orbSmartParams, planEntry, type OrbSmartParamsInput } from '../../../src/strategies/orb-smart/index.js';
-import { SimHarness, type HarnessOptions } from './sim-harness.js';
+import { EngineHarness, type HarnessOptions } from './engine-harness.js';
 import { HDFCBANK, flat, minuteCandles, type Ohlc } from './candles.js';
 import { istDateTime } from '../../../src/core/time.js';
 
@@ -14,26 +15,22 @@ const I = HDFCBANK.id;
 /** 09:15-09:29: high 1610.00, low 1600.00. */
 const RANGE: Ohlc[] = [[1605, 1610, 1601, 1606], ...flat(1605, 13), [1605, 1606, 1600, 1604]];
 
-function harness(params: Partial<OrbSmartParamsInput> = {}, o: Partial<HarnessOptions> = {}): SimHarness {
+/** orb-smart in the engine a backtest runs, over the backtest venue (engine-harness.ts). */
+function harness(params: Partial<OrbSmartParamsInput> = {}, o: Partial<HarnessOptions> = {}): Promise<EngineHarness> {
   const p = orbSmartParams.parse({ instrument: I, qty: 10, ...params });
-  const h = new SimHarness(orbSmart.create(p, { id: 'orb-1', instruments: { get: () => HDFCBANK } }), {
-    instruments: [HDFCBANK],
-    start: istDateTime(DAY, '09:15'),
-    ...o,
-  });
-  h.start();
-  return h;
+  const strategy = orbSmart.create(p, { id: 'orb-1', instruments: { get: () => HDFCBANK } });
+  return EngineHarness.start(strategy, { instruments: [HDFCBANK], start: istDateTime(DAY, '09:15'), ...o }, 'orb-1');
 }
 
-function play(h: SimHarness, candles: readonly CandleEvent[]): void {
+function play(h: EngineHarness, candles: readonly CandleEvent[]): void {
   for (const c of candles) h.candle(c);
 }
 
-function smarts(h: SimHarness): SmartIntent[] {
+function smarts(h: EngineHarness): SmartIntent[] {
   return h.intents.filter((i): i is SmartIntent => i.kind === 'smart');
 }
 
-const kinds = (h: SimHarness): string[] => h.intents.map((i: Intent) => i.kind);
+const kinds = (h: EngineHarness): string[] => h.intents.map((i: Intent) => i.kind);
 
 describe('orb-smart parameters', () => {
   it('fills defaults and converts times', () => {
@@ -97,9 +94,9 @@ describe('orb-smart entry plan', () => {
   });
 });
 
-describe('orb-smart against the matching engine', () => {
-  it('sets the range from the first 15 minutes and enters on the first close above it; the target closes the trade', () => {
-    const h = harness();
+describe('orb-smart in the engine over the backtest venue', () => {
+  it('sets the range from the first 15 minutes and enters on the first close above it; the target closes the trade', async () => {
+    const h = await harness();
     play(h, minuteCandles(I, DAY, '09:15', RANGE));
     expect(h.intents).toHaveLength(0);
     // 09:30 breaks out (close 1612), 09:31 takes the trigger, then a run to the target.
@@ -115,8 +112,8 @@ describe('orb-smart against the matching engine', () => {
     expect(h.order(`${entry!.id}:stopLoss`)?.status).toBe('CANCELLED');
   });
 
-  it('the stop-loss leg closes a failed breakout, and the long side is not tried again that day', () => {
-    const h = harness();
+  it('the stop-loss leg closes a failed breakout, and the long side is not tried again that day', async () => {
+    const h = await harness();
     play(h, minuteCandles(I, DAY, '09:15', RANGE));
     play(h, minuteCandles(I, DAY, '09:30', [[1609, 1612.5, 1609, 1612], [1612, 1613, 1611.5, 1612.8], [1612, 1612.5, 1598, 1599], [1599, 1614, 1599, 1613]]));
     expect(h.trades.map((t) => [t.side, t.price])).toEqual([
@@ -127,8 +124,8 @@ describe('orb-smart against the matching engine', () => {
     expect(smarts(h).map((s) => s.side)).toEqual(['BUY', 'SELL']);
   });
 
-  it('cancels an entry still waiting for its trigger when the range breaks the other way, and sells instead', () => {
-    const h = harness({ entryBufferTicks: 100 });
+  it('cancels an entry still waiting for its trigger when the range breaks the other way, and sells instead', async () => {
+    const h = await harness({ entryBufferTicks: 100 });
     play(h, minuteCandles(I, DAY, '09:15', RANGE));
     play(h, minuteCandles(I, DAY, '09:30', [[1609, 1612.5, 1609, 1612], [1611, 1611.5, 1600, 1601], [1600.5, 1601, 1596, 1597]]));
     const [long, short] = smarts(h);
@@ -138,8 +135,8 @@ describe('orb-smart against the matching engine', () => {
     expect(h.intents.find((i) => i.kind === 'cancel')).toMatchObject({ target: long!.id });
   });
 
-  it('flattens at the exit time', () => {
-    const h = harness({ exitTime: '09:40', lastEntryTime: '09:35' });
+  it('flattens at the exit time', async () => {
+    const h = await harness({ exitTime: '09:40', lastEntryTime: '09:35' });
     play(h, minuteCandles(I, DAY, '09:15', RANGE));
     play(h, minuteCandles(I, DAY, '09:30', [[1609, 1612.5, 1609, 1612], [1612, 1613, 1611.5, 1612.8], ...flat(1615, 8)]));
     expect(h.engine.account.netQty(I)).toBe(10);
@@ -152,29 +149,28 @@ describe('orb-smart against the matching engine', () => {
     expect(h.engine.workingOrders(I)).toEqual([]);
   });
 
-  it('does not trade a day whose opening range it did not see whole', () => {
-    const h = harness();
+  it('does not trade a day whose opening range it did not see whole', async () => {
+    const h = await harness();
     play(h, minuteCandles(I, DAY, '09:20', [...RANGE.slice(5), [1609, 1612.5, 1609, 1612], [1612, 1613, 1611.5, 1612.8]]));
     expect(h.intents).toEqual([]);
   });
 
-  it('submits nothing while warming up', () => {
-    const h = harness();
+  it('submits nothing while warming up', async () => {
+    const h = await harness();
     h.warmingUp = true;
     play(h, minuteCandles(I, DAY, '09:15', [...RANGE, [1609, 1612.5, 1609, 1612]]));
     expect(h.intents).toEqual([]);
   });
 
-  it('after a restart mid-session it neither re-enters a tried direction nor forgets its range', () => {
-    const state: { [key: string]: JsonValue } = {};
-    const first = harness({}, { state });
+  it('after a restart mid-session it neither re-enters a tried direction nor forgets its range', async () => {
+    const first = await harness();
     play(first, minuteCandles(I, DAY, '09:15', RANGE));
     play(first, minuteCandles(I, DAY, '09:30', [[1609, 1612.5, 1609, 1612]]));
     expect(smarts(first)).toHaveLength(1);
-    const saved = JSON.parse(JSON.stringify(state)) as { [key: string]: JsonValue };
+    const saved = JSON.parse(JSON.stringify(first.ctx.state)) as { [key: string]: JsonValue };
     expect(saved['orb']).toMatchObject({ day: DAY, triedLong: true, triedShort: false, range: { status: 'complete', high: 161000, low: 160000 } });
 
-    const second = harness({}, { state: saved, start: istDateTime(DAY, '09:31') });
+    const second = await harness({}, { state: saved, start: istDateTime(DAY, '09:31') });
     play(second, minuteCandles(I, DAY, '09:31', [[1611, 1614, 1611, 1613], [1605, 1606, 1598, 1599]]));
     // No second long; the short breakout at 09:32 uses the range remembered from before the restart.
     expect(smarts(second).map((s) => [s.side, s.stopLoss?.triggerPrice])).toEqual([['SELL', 161000]]);
@@ -185,14 +181,9 @@ describe('orb-smart against the matching engine', () => {
     const rangeTarget = { targetMode: 'range', targetValue: 0.5 } as const;
     const expected = 'Target trigger price should be greater than 1620.05';
 
-    it('the risk layer denies the entry with the broker message, and the strategy stays flat without retrying', () => {
-      // The risk check applies the very rule the broker and simulator use (checkSmartLegBounds).
-      const deny = (i: Intent): string | undefined => {
-        if (i.kind !== 'smart') return undefined;
-        const entry = smartEntryPrice(i.entryType, { limitPrice: i.limitPrice, triggerPrice: i.triggerPrice, triggerLimitPrice: i.triggerLimitPrice });
-        return entry === undefined ? undefined : checkSmartLegBounds({ side: i.side, entryPrice: entry, slTriggerPrice: i.stopLoss?.triggerPrice, tgtTriggerPrice: i.target?.triggerPrice });
-      };
-      const h = harness(rangeTarget, { deny });
+    it('the risk layer denies the entry with the broker message, and the strategy stays flat without retrying', async () => {
+      // The engine's risk check (smartLegBounds) applies the very rule the broker and simulator use (checkSmartLegBounds).
+      const h = await harness(rangeTarget);
       play(h, minuteCandles(I, DAY, '09:15', RANGE));
       play(h, minuteCandles(I, DAY, '09:30', [...big, [1620, 1625, 1619, 1624], [1624, 1626, 1623, 1625]]));
       expect(h.denials).toEqual([expect.objectContaining({ by: 'risk', reason: expected })]);
@@ -200,8 +191,8 @@ describe('orb-smart against the matching engine', () => {
       expect(h.trades).toEqual([]);
     });
 
-    it('without the risk layer the simulator refuses the same order with the same message', () => {
-      const h = harness(rangeTarget);
+    it('without the risk layer the simulator refuses the same order with the same message', async () => {
+      const h = await harness(rangeTarget, { risk: { checks: ALL_CHECKS.filter((c) => c !== 'smartLegBounds') } });
       play(h, minuteCandles(I, DAY, '09:15', RANGE));
       play(h, minuteCandles(I, DAY, '09:30', [...big, [1620, 1625, 1619, 1624]]));
       expect(h.denials).toEqual([expect.objectContaining({ by: 'venue', reason: expected })]);
@@ -209,8 +200,8 @@ describe('orb-smart against the matching engine', () => {
     });
   });
 
-  it('trails its stop-loss leg by modify intents while the venue ignores is_tsl: the stop moves, then holds, then is hit', () => {
-    const h = harness({ trailingStep: 1, targetMode: 'points', targetValue: 100 }, { tsl: 'off' });
+  it('trails its stop-loss leg by modify intents while the venue ignores is_tsl: the stop moves, then holds, then is hit', async () => {
+    const h = await harness({ trailingStep: 1, targetMode: 'points', targetValue: 100 }, { tsl: 'off' });
     play(h, minuteCandles(I, DAY, '09:15', RANGE));
     play(h, minuteCandles(I, DAY, '09:30', [
       [1609, 1612.5, 1609, 1612],
@@ -235,8 +226,8 @@ describe('orb-smart against the matching engine', () => {
     expect(h.order(`${entry!.id}:stopLoss`)).toMatchObject({ status: 'FILLED', modifications: 2 });
   });
 
-  it('keeps trailing when the engine forgets the filled entry order (a finished order is not a denied one)', () => {
-    const h = harness({ trailingStep: 1, targetMode: 'points', targetValue: 100 }, { pruneFilled: true });
+  it('keeps trailing when the engine forgets the filled entry order (a finished order is not a denied one)', async () => {
+    const h = await harness({ trailingStep: 1, targetMode: 'points', targetValue: 100 }, { pruneFilled: true });
     play(h, minuteCandles(I, DAY, '09:15', RANGE));
     play(h, minuteCandles(I, DAY, '09:30', [[1609, 1612.5, 1609, 1612], [1612, 1613, 1611.5, 1612.8], [1613, 1620.5, 1612.5, 1620], [1620, 1630.2, 1619, 1629]]));
     expect(h.intents.filter((i) => i.kind === 'modify').map((m) => (m.kind === 'modify' ? m.triggerPrice : 0))).toEqual([160800, 161800]);
@@ -245,8 +236,8 @@ describe('orb-smart against the matching engine', () => {
     expect(smarts(h)).toHaveLength(1);
   });
 
-  it('spends at most trailBudget modifications on the leg, then lets the stop hold', () => {
-    const h = harness({ trailingStep: 0.5, trailBudget: 3, targetMode: 'points', targetValue: 100 });
+  it('spends at most trailBudget modifications on the leg, then lets the stop hold', async () => {
+    const h = await harness({ trailingStep: 0.5, trailBudget: 3, targetMode: 'points', targetValue: 100 });
     play(h, minuteCandles(I, DAY, '09:15', RANGE));
     const climb: Ohlc[] = Array.from({ length: 8 }, (_, k) => [1613 + k, 1614 + k, 1612.5 + k, 1613.8 + k] as const);
     play(h, minuteCandles(I, DAY, '09:30', [[1609, 1612.5, 1609, 1612], [1612, 1613, 1611.5, 1612.8], ...climb]));

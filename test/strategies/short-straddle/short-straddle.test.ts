@@ -4,7 +4,7 @@ import { InstrumentTable, type Instrument } from '../../../src/core/instruments.
 import { istDateTime } from '../../../src/core/time.js';
 import { shortStraddle, shortStraddleParams, stopTrigger, type ShortStraddleParamsInput } from '../../../src/strategies/short-straddle/index.js';
 import { legGreeks } from '../../../src/strategies/options/index.js';
-import { SimHarness, type HarnessOptions } from '../orb-smart/sim-harness.js';
+import { SimHarness, type HarnessOptions } from './sim-harness.js';
 import { flat, minuteCandles, type Ohlc } from '../orb-smart/candles.js';
 import { CE_ATM, DAY, EXPIRIES, NIFTY, OPTIONS, PE_ATM, chain, option, type ChainSpec } from './fixtures.js';
 

@@ -76,8 +76,3 @@ export const GenerateTokenResponseSchema = z
   })
   .refine((r) => (r.data?.token ?? r.token) !== undefined, { message: 'no `token` in the answer', path: ['data', 'token'] })
   .transform((r) => (r.data?.token ?? r.token) as string);
-
-export interface GenerateTokenRequest {
-  readonly mpin: string;
-  readonly totp: string;
-}

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { parsePaise, type Paise } from '../../../core/money.js';
 import { DataException } from '../errors.js';
+import { issuePath } from '../../../core/zod-issues.js';
 
 const NUMERIC = /^[+-]?\d+(?:\.\d+)?(?:e[+-]?\d+)?$/i;
 
@@ -118,12 +119,12 @@ export function decodeData<T extends z.ZodType>(schema: T, body: unknown, endpoi
 export function decode<T extends z.ZodType>(schema: T, value: unknown, endpoint: string, status?: number, root?: string): z.output<T> {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
-  const path = (p: PropertyKey[]) => [...(root ? [root] : []), ...p.map(String)].join('.') || '(body)';
-  const issues = r.error.issues.slice(0, 5).map((i) => `${path(i.path)}: ${i.message}`);
+  const at = (p: string) => (root && p ? `${root}.${p}` : root || p) || '(body)';
+  const issues = r.error.issues.slice(0, 5).map((i) => `${at(issuePath(i))}: ${i.message}`);
   throw new DataException(`${endpoint}: the broker's answer did not decode: ${issues.join('; ')}`, {
     endpoint,
     status,
-    field: path(r.error.issues[0]?.path ?? []),
+    field: at(r.error.issues[0] ? issuePath(r.error.issues[0]) : ''),
     issues,
   });
 }

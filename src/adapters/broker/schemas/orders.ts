@@ -87,9 +87,6 @@ export function placeOrderBody(o: PlaceOrderRequest): Record<string, unknown> {
 
 /** Segment as modify/cancel/lookup take it (wire-gaps): EQUITY or DERIVATIVE. */
 export type OrderSegment = 'EQUITY' | 'DERIVATIVE';
-export function orderSegment(segment: string): OrderSegment {
-  return segment === 'EQUITY' || segment === 'E' ? 'EQUITY' : 'DERIVATIVE';
-}
 
 export interface ModifyOrderRequest {
   readonly orderId: string;

@@ -25,6 +25,7 @@ import { activity } from './activity.js';
 import { MarketColumns } from './market-columns.js';
 import { RandomStreams, exponentialFromBits, hashSeed, normalFromBits, sessionStreamSeed } from './rng.js';
 import type { MarketInstrumentSpec, MarketQuote, MarketTick, LinkedMark, InstrumentOpenState } from './types.js';
+import { formatZodIssues } from '../../../core/zod-issues.js';
 
 export const MarketModelOptionsSchema = z
   .object({
@@ -76,7 +77,7 @@ export class MarketModel {
   constructor(specs: Iterable<MarketInstrumentSpec>, options: MarketModelOptions) {
     const parsed = MarketModelOptionsSchema.safeParse(options);
     if (!parsed.success) {
-      throw new ConfigError(`market model options: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`, {});
+      throw new ConfigError(`market model options: ${formatZodIssues(parsed.error, { root: '(root)' })}`, {});
     }
     this.options = parsed.data;
     this.specs = [...specs];

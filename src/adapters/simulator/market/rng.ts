@@ -3,17 +3,10 @@
  * (seeded from the model seed and the instrument id), so an instrument's path does not depend on
  * which other instruments exist or how finely time is advanced.
  */
-import { MULBERRY32_STEP, mulberry32Bits } from '../../../core/random.js';
+import { MULBERRY32_STEP, mix32, mulberry32Bits, seedHash } from '../../../core/random.js';
 
-/** FNV-1a 32-bit hash of a string, mixed with a seed. */
-export function hashSeed(text: string, seed: number): number {
-  let h = (0x811c9dc5 ^ (seed >>> 0)) >>> 0;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return mix32(h);
-}
+/** The seed of an instrument's stream: its id hashed under the model seed. */
+export { seedHash as hashSeed, mix32 };
 
 /**
  * The seed of an instrument's stream for the session opening at `sessionOpen` (epoch ms): a
@@ -22,16 +15,6 @@ export function hashSeed(text: string, seed: number): number {
  */
 export function sessionStreamSeed(instrumentSeed: number, sessionOpen: number): number {
   return mix32((instrumentSeed + Math.imul(Math.floor(sessionOpen / 60_000) | 0, 0x9e3779b1)) >>> 0);
-}
-
-/** A 32-bit avalanche (murmur3 finaliser). */
-export function mix32(x: number): number {
-  x ^= x >>> 16;
-  x = Math.imul(x, 0x85ebca6b);
-  x ^= x >>> 13;
-  x = Math.imul(x, 0xc2b2ae35);
-  x ^= x >>> 16;
-  return x >>> 0;
 }
 
 /**

@@ -14,6 +14,7 @@ import { ConfigError } from '../../../core/errors.js';
 import type { Paise } from '../../../core/money.js';
 import type { MatchingEngine } from './matching-engine.js';
 import type { MarketUpdate, UpdateMode } from './types.js';
+import { formatZodIssues } from '../../../core/zod-issues.js';
 
 /**
  * Which extreme comes first in a candle that reaches both:
@@ -89,7 +90,7 @@ export class CandleDriver {
   ) {
     const parsed = CandleDriverOptionsSchema.safeParse(options);
     if (!parsed.success) {
-      throw new ConfigError(`candle driver options: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, {
+      throw new ConfigError(`candle driver options: ${formatZodIssues(parsed.error)}`, {
         options,
       });
     }

@@ -9,6 +9,7 @@ import type { Instrument, InstrumentLookup } from '../../../core/instruments.js'
 import type { Paise } from '../../../core/money.js';
 import type { Depth } from './types.js';
 import type { VenueAccount, VenueAccountOptions } from './account.js';
+import { formatZodIssues } from '../../../core/zod-issues.js';
 
 export const TslMode = { OFF: 'off', ON: 'on' } as const;
 export type TslMode = (typeof TslMode)[keyof typeof TslMode];
@@ -74,7 +75,7 @@ export function resolveSettings(options: MatchingEngineSettings): ResolvedSettin
     smartOrderTtlDays,
   });
   if (!parsed.success) {
-    const detail = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    const detail = formatZodIssues(parsed.error, { root: '(root)' });
     throw new ConfigError(`matching engine options: ${detail}`, { detail });
   }
   return parsed.data;

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import { debugError, inputError, type SimApiError } from './api-error.js';
+import { issuePath } from '../../../core/zod-issues.js';
 
 /** The value at `path` inside `input`, or undefined. */
 function at(input: unknown, path: readonly PropertyKey[]): unknown {
@@ -18,7 +19,7 @@ function at(input: unknown, path: readonly PropertyKey[]): unknown {
 export function describeIssue(error: z.ZodError, where: string, input?: unknown): string {
   const issue = error.issues[0];
   if (!issue) return `${where}: invalid`;
-  const path = issue.path.map(String).join('.');
+  const path = issuePath(issue);
   const field = path === '' ? where : path;
   if (issue.code === 'invalid_type' && (/received undefined/i.test(issue.message) || (input !== undefined && path !== '' && at(input, issue.path) === undefined))) {
     return `${field}: is required`;

@@ -3,21 +3,11 @@
  * a key naming what it is (`path:NIFTY`, `day:RELIANCE:2026-11-20`), so any piece can be produced
  * alone, in any order, and comes out the same: candles for one day need not replay years of them.
  */
+import { seedHash } from '../../../core/random.js';
 
-/** 32-bit hash of the seed and key parts (FNV-1a over the text, then a murmur3 finaliser). */
+/** 32-bit hash of the seed and key parts (core/random.ts `seedHash` over the parts joined by U+0001). */
 export function hash32(seed: number, ...parts: readonly (string | number)[]): number {
-  let h = (0x811c9dc5 ^ (seed | 0)) >>> 0;
-  const text = parts.join('\u0001');
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b) >>> 0;
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35) >>> 0;
-  h ^= h >>> 16;
-  return h >>> 0;
+  return seedHash(parts.join('\u0001'), seed);
 }
 
 /** A uniform number in [0, 1) fixed by the seed and the key. */

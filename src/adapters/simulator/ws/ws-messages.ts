@@ -27,7 +27,6 @@ export const clientFrameSchema = z.discriminatedUnion('mode', [
     mode: z.enum([StreamMode.ORDER_UPDATE, StreamMode.POSITION_UPDATE]),
   }),
 ], { error: 'mode: expected ltp, quote, full, order_update or position_update' });
-export type ClientFrame = z.infer<typeof clientFrameSchema>;
 
 /** `NSE:2885` -> `NSE_2885`. */
 export function wsKeyToScrip(key: string): string {

@@ -5,8 +5,9 @@ import { InstrumentTable, type Instrument } from '../../../../src/core/instrumen
 import { istDateTime } from '../../../../src/core/time.js';
 import { MarketModel, MarketSessionDriver, type MarketTick } from '../../../../src/adapters/simulator/market/index.js';
 import { MatchingEngine, noCharges } from '../../../../src/adapters/simulator/matching/index.js';
+import { RELIANCE } from '../../../support/instruments.js';
 
-const INST: Instrument = { id: 'NSE_2885', exchange: 'NSE', segment: 'EQUITY', securityId: '2885', kind: 'EQUITY', tradingSymbol: 'RELIANCE', symbol: 'RELIANCE', lotSize: 1, tickSize: 5 };
+const INST: Instrument = RELIANCE;
 const FRI_OPEN = istDateTime('2026-11-20', '09:15');
 const FRI_CLOSE = istDateTime('2026-11-20', '15:30');
 const MON_OPEN = istDateTime('2026-11-23', '09:15');

@@ -3,19 +3,9 @@ import { VirtualClock } from '../../../../src/core/clock.js';
 import { InstrumentTable, type Instrument } from '../../../../src/core/instruments.js';
 import { istDateTime } from '../../../../src/core/time.js';
 import { MatchingEngine, noCharges, type MatchingEngineSettings, type SimEvent } from '../../../../src/adapters/simulator/matching/index.js';
+import { RELIANCE } from '../../../support/instruments.js';
 
-export const RELIANCE: Instrument = {
-  id: 'NSE_2885',
-  exchange: 'NSE',
-  segment: 'EQUITY',
-  securityId: '2885',
-  kind: 'EQUITY',
-  tradingSymbol: 'RELIANCE',
-  symbol: 'RELIANCE',
-  lotSize: 1,
-  tickSize: 5,
-  series: 'EQ',
-};
+export { RELIANCE };
 
 export const NIFTY_FUT: Instrument = {
   id: 'NFO_43219',

@@ -3,7 +3,9 @@
  * (`src/adapters/simulator/matching`: the one fill model, with candles played by its
  * `CandleDriver`), so strategy tests see true fills, smart-order legs, OCO and rejections.
  *
- * It stands in for the engine's glue only where the engine is not assembled yet: intents go
+ * Only the short-straddle tests use it: they publish option chains by hand, which the engine does
+ * not do in-process (the daemon's chain service does), so they cannot run in the engine as the
+ * orb-smart tests do (../orb-smart/engine-harness.ts). It stands in for the engine's glue: intents go
  * straight to the matching engine (an optional `deny` hook plays the risk layer), venue events are
  * queued and delivered to the hooks after the call that caused them returns (as the engine's bus
  * does), and the context views read the matching engine's book and account. It does not emulate
