@@ -34,6 +34,7 @@ import { silentLogger } from '../../core/log.js';
 import type { Paise } from '../../core/money.js';
 import { istDayStart } from '../../core/time.js';
 import { mergeStatus, statusForFill } from './order-status-merge.js';
+import { legTag } from './tags.js';
 import type { VenueFill, VenueOrderState } from './venue.js';
 
 /** An order as first described: the snapshot's own fields, before any venue answer. */
@@ -85,14 +86,9 @@ interface FinalSnapshot {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-const LEG_SUFFIX: Readonly<Record<SmartLegName, string>> = { entry: '', stopLoss: '.sl', target: '.tg' };
 const MAX_ORPHANS = 10_000;
 /** `resolve`: the update cannot be placed on one record yet (park it, never guess). */
 const AMBIGUOUS = Symbol('ambiguous');
-
-export function legTag(parentTag: string, leg: SmartLegName): string {
-  return parentTag + LEG_SUFFIX[leg];
-}
 
 export class OrderStateMachine {
   private readonly records = new Map<string, OrderRecord>();
