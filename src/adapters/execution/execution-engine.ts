@@ -21,6 +21,11 @@
  *   (smart-emulation.ts). Trailing stops the venue ignores are trailed by trailing-stops.ts.
  * - The order path is allocation-light and closure-free (a switch per venue call, listener objects
  *   on the bus): it runs for every order of a backtest.
+ *
+ * Over 500 lines on purpose: what is left is one job, the write path of the five intent kinds and
+ * the held changes around it (modify/cancel before the ack, cancel-and-replace), which read as one
+ * sequence; split further they would call back into each other through more interfaces on the hot
+ * path.
  */
 import type { EventBus } from '../../core/bus/event-bus.js';
 import type { Clock } from '../../core/clock.js';
