@@ -26,6 +26,8 @@ import { DaemonMetrics } from '../adapters/ops/metrics.js';
 import type { OpsServer } from '../adapters/ops/server.js';
 import { WebhookNotifier } from '../adapters/ops/webhook.js';
 import { Engine } from '../engine/engine.js';
+import { journaledTags, writeJournalEntry } from '../adapters/execution/order-journal.js';
+import { parseTag } from '../adapters/execution/tags.js';
 import type { DaemonConfig, ShutdownAction } from './config.js';
 import { HealthTracker } from './health.js';
 import { DaemonObservers } from './observers.js';
@@ -41,9 +43,6 @@ import { needsDerivatives, prepareStrategies } from './option-strategies.js';
 import { IMPLAUSIBLE_LIMIT, reportRiskLimits } from './risk-limits.js';
 import { warmUpFromHistory } from './warm-up.js';
 import { join } from 'node:path';
-
-/** Our client tags as the engine mints them with its default prefix: `tr<run base 36>-<seq base 36>`. */
-const TAG_RE = /^tr([0-9a-z]+)-[0-9a-z]+(?:\.(?:sl|tg))?$/;
 
 export const DaemonMode = { LIVE: 'live', PAPER: 'paper' } as const;
 export type DaemonMode = (typeof DaemonMode)[keyof typeof DaemonMode];
@@ -375,15 +374,16 @@ export class Daemon {
       await engine.persist();
       // The engine may keep only working orders in memory; the daemon has seen every order of the
       // session on the bus, so the journal entries of finished ones are written back from there.
-      const journal = new Set((await store.entries('tags')).map(([k]) => k));
+      const journal = await journaledTags(store);
       let maxRun = 0;
       const tags = new Set([...engine.orderTags(), ...this.stats.orders().keys()]);
       for (const tag of tags) {
-        const m = TAG_RE.exec(tag);
-        if (m) maxRun = Math.max(maxRun, parseInt(m[1]!, 36));
+        // Our tags as the engine mints them with its default prefix.
+        const parsed = parseTag(tag);
+        if (parsed) maxRun = Math.max(maxRun, parsed.run);
         const o = this.stats.orders().get(tag);
         if (o && !journal.has(tag) && !o.parentTag) {
-          await store.set('tags', tag, { strategyId: o.strategyId, instrument: o.instrument, side: o.side, qty: o.qty, ts: this.o.clock.now() });
+          await writeJournalEntry(store, tag, { strategyId: o.strategyId, instrument: o.instrument, side: o.side, qty: o.qty, ts: this.o.clock.now() });
         }
       }
       const stored = (await store.get<number>('engine', 'run')) ?? 0;

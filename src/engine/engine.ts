@@ -25,6 +25,8 @@ import { ExecutionEngine, type DayReconcileResult } from '../adapters/execution/
 import { OrderStateMachine, type NewOrder } from '../adapters/execution/order-state-machine.js';
 import { Portfolio } from '../adapters/execution/portfolio.js';
 import { TrailingStops } from '../adapters/execution/trailing-stops.js';
+import { readJournal, readModifications, writeJournalEntry, writeModifications, type JournalEntry } from '../adapters/execution/order-journal.js';
+import { DEFAULT_TAG_PREFIX, rootTag, TagMinter } from '../adapters/execution/tags.js';
 import type { ExecutionVenue, VenueOrderState } from '../adapters/execution/venue.js';
 import type { RiskConfig, TradingState } from '../risk/config.js';
 import type { CircuitBand } from '../risk/types.js';
@@ -35,13 +37,6 @@ import type { Strategy } from '../strategies/strategy.js';
 import { CandleAggregator } from '../core/bus/candle-aggregator.js';
 import type { EngineOptions } from './engine-options.js';
 import { EventBus } from '../core/bus/event-bus.js';
-
-interface JournalEntry {
-  strategyId?: string;
-  instrument?: string;
-  side?: string;
-  qty?: number;
-}
 
 /** A candle series a strategy wants history for before trading. */
 export interface WarmupNeed {
@@ -81,11 +76,7 @@ export class Engine {
   private readonly byId = new Map<string, StrategyRunner>();
   private readonly states = new Map<string, { [key: string]: JsonValue }>();
   private readonly journal = new Map<string, JournalEntry>();
-  private readonly tagPrefix: string;
-  private readonly run: number;
-  /** `<prefix><run>-`, computed once: tags are minted on the hot path. */
-  private readonly tagHead: string;
-  private seq = 0;
+  private readonly tags: TagMinter;
   private venueSub: Subscription | undefined;
   private started = false;
 
@@ -101,16 +92,12 @@ export class Engine {
     this.store = store;
     this.venue = options.venue;
     this.log = options.log ?? silentLogger();
-    this.tagPrefix = options.tagPrefix ?? 'tr';
-    if (!/^[a-z]{1,8}$/.test(this.tagPrefix)) throw new ConfigError(`tagPrefix must be 1-8 lower-case letters, got ${JSON.stringify(this.tagPrefix)}`);
-    this.run = run;
-    this.tagHead = `${this.tagPrefix}${run.toString(36)}-`;
+    this.tags = new TagMinter(options.tagPrefix ?? DEFAULT_TAG_PREFIX, run);
     const execConfig = parseExecutionConfig(options.execution);
     this.bus = new EventBus({ log: this.log });
-    const tagRe = new RegExp(`^${this.tagPrefix}[0-9a-z]+-[0-9a-z]+(\\.(sl|tg))?$`);
     this.orders = new OrderStateMachine(this.clock, this.bus, {
       log: this.log,
-      isOurTag: (t) => tagRe.test(t),
+      isOurTag: (t) => this.tags.isOurs(t),
       ...(options.retainFinishedOrders !== undefined ? { retainFinished: options.retainFinishedOrders } : {}),
     });
     this.orders.onUnknownTagged = (s) => this.adopt(s);
@@ -264,7 +251,7 @@ export class Engine {
 
   /** Mints a client tag unique across restarts: `<prefix><run>-<seq>` in base 36. */
   newTag(): string {
-    return this.tagHead + (++this.seq).toString(36);
+    return this.tags.next();
   }
 
   /**
@@ -276,9 +263,7 @@ export class Engine {
     this.started = true;
     this.bus.publish({ type: 'lifecycle', ts: this.clock.now(), phase: LifecyclePhase.STARTING, source: 'engine' });
     await this.risk.load();
-    for (const [tag, v] of await this.store.entries<JsonValue>('tags')) {
-      if (v && typeof v === 'object' && !Array.isArray(v)) this.journal.set(tag, v as JournalEntry);
-    }
+    for (const [tag, entry] of await readJournal(this.store)) this.journal.set(tag, entry);
     for (const [id, state] of this.states) {
       const saved = await this.store.get<JsonValue>(`strategy:${id}`, 'state');
       if (saved && typeof saved === 'object' && !Array.isArray(saved)) Object.assign(state, saved);
@@ -288,7 +273,7 @@ export class Engine {
       error: (err: unknown) => this.log.error({ err }, 'engine: the venue update stream failed'),
     });
     await this.execution.resync('start');
-    for (const [tag, n] of await this.store.entries<number>('mods')) if (typeof n === 'number') this.orders.setModifications(tag, n);
+    for (const [tag, n] of await readModifications(this.store)) this.orders.setModifications(tag, n);
     for (const r of this.runners) r.start();
     this.bus.publish({ type: 'lifecycle', ts: this.clock.now(), phase: LifecyclePhase.STARTED, source: 'engine', detail: `${this.runners.length} strategies, venue ${this.venue.name}` });
   }
@@ -406,8 +391,8 @@ export class Engine {
   async persist(): Promise<void> {
     await this.checkpoint();
     for (const o of this.orders.all()) {
-      await this.store.set('tags', o.tag, { strategyId: o.strategyId, instrument: o.instrument, side: o.side, qty: o.qty, ts: this.clock.now() });
-      if (o.modifications > 0) await this.store.set('mods', o.tag, o.modifications);
+      await writeJournalEntry(this.store, o.tag, { strategyId: o.strategyId, instrument: o.instrument, side: o.side, qty: o.qty, ts: this.clock.now() });
+      if (o.modifications > 0) await writeModifications(this.store, o.tag, o.modifications);
     }
     await this.store.set('risk', 'tradingState', this.risk.tradingState());
     if (this.risk.killSwitch()) await this.store.set('risk', 'killSwitch', { reason: 'persisted', ts: this.clock.now() });
@@ -446,7 +431,7 @@ export class Engine {
 
   private adopt(s: VenueOrderState): NewOrder | undefined {
     if (!s.tag || !s.instrument || !s.side || !s.qty || !s.orderType) return undefined;
-    const root = s.tag.replace(/\.(sl|tg)$/, '');
+    const root = rootTag(s.tag);
     const j = this.journal.get(root);
     const strategyId = j?.strategyId ?? 'unknown';
     if (!j) {

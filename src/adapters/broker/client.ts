@@ -5,8 +5,10 @@
  * Writes (place, modify, cancel, smart) carry no idempotency key on the wire, so a write that
  * loses its answer (timeout, reset, 5xx, garbled 2xx) is never simply sent again. The client looks
  * in the order book for what the broker really did (placements by their `remarks` tag, modify and
- * cancel by the order's state) and returns that; it sends again only when the book shows the
- * first attempt did nothing, and raises OrderOutcomeUnknown when even that cannot be settled.
+ * cancel by the order's state), on the schedule of its lost-answer policy
+ * (src/adapters/execution/lost-answer-policy.ts), and returns that; it sends again only when the
+ * book shows the first attempt did nothing, and raises OrderOutcomeUnknown when even that cannot
+ * be settled (the execution reconciler then keeps looking by tag).
  */
 import type { z } from 'zod';
 import type { Clock } from '../../core/clock.js';
@@ -14,6 +16,7 @@ import type { Interval } from '../../core/candles.js';
 import { isTerminalStatus } from '../../core/enums.js';
 import type { Logger } from '../../core/log.js';
 import type { MasterSource } from '../../core/instrument-master.js';
+import { checksPolicy, lookAfterLostAnswer, type LostAnswerPolicy } from '../execution/lost-answer-policy.js';
 import { BrokerError, DataException, InputException, NetworkException, OrderException, OrderOutcomeUnknown } from './errors.js';
 import type { BrokerHttp, Query, RequestSpec } from './http.js';
 import { FundsSchema, ProfileSchema, type Funds, type Profile } from './schemas/account.js';
@@ -70,6 +73,7 @@ export interface SmartWriteResult {
   readonly reconciled: boolean;
 }
 
+/** The lost-answer policy in the shape of checks and a growing interval (see checksPolicy). */
 export interface ReconcileOptions {
   /** Order-book looks after a lost answer before concluding the write did nothing. */
   readonly checks: number;
@@ -82,19 +86,23 @@ export interface BrokerClientOptions {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly reconcile?: Partial<ReconcileOptions>;
+  /** The lost-answer policy as delays; wins over `reconcile`. Default: 3 looks, at 0, 0.5 and 1.5 s. */
+  readonly lostAnswer?: LostAnswerPolicy;
 }
 
 export class BrokerClient {
   readonly http: BrokerHttp;
   private readonly clock: Clock;
   private readonly logger: Logger;
-  private readonly reconcileOpts: ReconcileOptions;
+  /** When the order book is looked at after a lost write answer (also the venue's smart-order settle). */
+  readonly lostAnswer: LostAnswerPolicy;
 
   constructor(options: BrokerClientOptions) {
     this.http = options.http;
     this.clock = options.clock;
     this.logger = options.logger;
-    this.reconcileOpts = { checks: 3, intervalMs: 500, ...options.reconcile };
+    const r = { checks: 3, intervalMs: 500, ...options.reconcile };
+    this.lostAnswer = options.lostAnswer ?? checksPolicy(r.checks, r.intervalMs);
   }
 
   // ---- account (4.1)
@@ -349,12 +357,12 @@ export class BrokerClient {
       this.logger.warn({ endpoint, key, round, err: { code: (lost as BrokerError).code, message: (lost as Error).message } }, 'write answer lost; reconciling through the order book');
       let sawNothing = false;
       let lookError: unknown;
-      for (let check = 1; check <= this.reconcileOpts.checks; check++) {
+      const found = await lookAfterLostAnswer(this.lostAnswer, (ms) => this.clock.sleep(ms), async (check) => {
         try {
-          const found = await settle();
-          if (found) {
+          const f = await settle();
+          if (f) {
             this.logger.info({ endpoint, key, check }, 'write reconciled from the order book');
-            return found;
+            return f;
           }
           sawNothing = true;
         } catch (e) {
@@ -362,8 +370,9 @@ export class BrokerClient {
           lookError = e;
           sawNothing = false;
         }
-        if (check < this.reconcileOpts.checks) await this.clock.sleep(this.reconcileOpts.intervalMs * check);
-      }
+        return undefined;
+      });
+      if (found) return found;
       if (!sawNothing || round === 2) {
         throw new OrderOutcomeUnknown(
           `${endpoint}: the answer was lost and ${sawNothing ? 'the order book still does not show the write after a second attempt' : 'the order book could not be read'} (${key}); check the order book before acting`,

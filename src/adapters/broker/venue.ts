@@ -3,7 +3,9 @@
  * trading against the simulator (same code, other URLs). Writes answer `accepted`, `rejected`
  * (the broker certainly did nothing: a 4xx refusal, a local validation failure) or `unknown`
  * (the answer was lost and even the order book could not settle it). The client has already
- * reconciled lost acks by tag before an `unknown` comes out of here.
+ * reconciled lost acks by tag before an `unknown` comes out of here, and smart-order modifies and
+ * cancels are settled here on the client's lost-answer policy; the execution reconciler looks
+ * further for what still comes out `unknown`.
  */
 import { defer, Subject, type Observable } from 'rxjs';
 import { isTerminalStatus, type Side } from '../../core/enums.js';
@@ -27,6 +29,7 @@ import type {
   WriteOutcome,
 } from '../execution/venue.js';
 import { modifyChange } from '../execution/venue.js';
+import { lookAfterLostAnswer } from '../execution/lost-answer-policy.js';
 import type { Broker } from './broker.js';
 import { BrokerError, InputException, NetworkException, OrderOutcomeUnknown } from './errors.js';
 import type { OrderRecord, OrderSegment } from './schemas/orders.js';
@@ -199,27 +202,31 @@ export class BrokerVenue implements ExecutionVenue {
     if (first.status !== 'unknown') return first;
     const log = this.broker.logger;
     log.warn({ orderId: req.orderId, tag: req.tag, reason: first.reason }, `smart-order ${what}: answer lost; reading the order book (not sent again)`);
-    let lookError: string | undefined;
-    let verdict: SmartVerdict = { kind: 'pending' };
-    for (let check = 1; check <= SMART_SETTLE_CHECKS; check++) {
-      await this.broker.clock.sleep(SMART_SETTLE_INTERVAL_MS * check);
+    // Assigned in the looks below (casts: no narrowing to the initial values).
+    let lookError = undefined as string | undefined;
+    let verdict = { kind: 'pending' } as SmartVerdict;
+    const policy = this.broker.client.lostAnswer;
+    const decided = await lookAfterLostAnswer(policy, (ms) => this.broker.clock.sleep(ms), async (check): Promise<WriteOutcome | undefined> => {
       try {
         verdict = shown(await this.broker.client.findByRemarks(req.tag));
         lookError = undefined;
       } catch (e) {
         lookError = e instanceof Error ? e.message : String(e);
-        continue;
+        return undefined;
       }
       if (verdict.kind === 'applied') {
         log.info({ orderId: req.orderId, check }, `smart-order ${what} reconciled from the order book: it was applied`);
         return { status: 'accepted', orderId: req.orderId, venueStatus: verdict.venueStatus };
       }
       if (verdict.kind === 'refused') return { status: 'rejected', reason: `${what} answer lost; ${verdict.reason}` };
-      if (verdict.kind === 'undecidable') break;
-    }
+      // An undecidable book stays so: no further look.
+      if (verdict.kind === 'undecidable') return { status: 'unknown', reason: `${first.reason}; ${verdict.reason}` };
+      return undefined;
+    });
+    if (decided) return decided;
     if (lookError !== undefined) return { status: 'unknown', reason: `${first.reason}; the order book could not be read (${lookError})` };
     if (verdict.kind === 'pending') {
-      return { status: 'rejected', reason: `${what} answer lost and after ${SMART_SETTLE_CHECKS} looks the order book shows order ${req.orderId} without the change: not applied, not sent again` };
+      return { status: 'rejected', reason: `${what} answer lost and after ${policy.delaysMs.length} looks the order book shows order ${req.orderId} without the change: not applied, not sent again` };
     }
     return { status: 'unknown', reason: `${first.reason}; ${verdict.kind === 'undecidable' ? verdict.reason : 'undecided'}` };
   }
@@ -337,10 +344,6 @@ export class BrokerVenue implements ExecutionVenue {
     return { kind: 'order', order: { ...u.order, leg: k.leg, ...(k.parentOrderId !== undefined ? { parentOrderId: k.parentOrderId } : {}), ...(u.order.side === undefined && k.side ? { side: k.side } : {}) } };
   }
 }
-
-/** Looks at the order book after a lost smart-order answer: at 0.5, 1 and 1.5 s (like the client's own). */
-const SMART_SETTLE_CHECKS = 3;
-const SMART_SETTLE_INTERVAL_MS = 500;
 
 export type SmartVerdict =
   | { readonly kind: 'applied'; readonly venueStatus: string }

@@ -1,9 +1,10 @@
 /**
  * Execution behaviour, validated with zod. Retry and reconciliation policy is data here.
  * Defaults:
- * - reconcileDelaysMs [250, 1000, 3000, 10000]: after a write with no reliable answer, the order
- *   book is searched for our tag after each delay in turn; never a blind retry. If the tag is still
- *   absent after the last look, a place is declared not done (REJECTED, reason says so).
+ * - reconcileDelaysMs [250, 1000, 3000, 10000]: the reconciler's lost-answer policy
+ *   (lost-answer-policy.ts): after a write with no reliable answer, the order book is searched for
+ *   our tag after each delay in turn; never a blind retry. If the tag is still absent after the
+ *   last look, a place is declared not done (REJECTED, reason says so).
  * - trailMinTicks 2: an emulated trailing stop is only moved when it would move by at least this
  *   many ticks (each move spends one of the order's 25 modifications).
  * - fundsRefreshMs 2000: after fills, funds are re-read from the venue at most this often
@@ -15,10 +16,11 @@
 import { z } from 'zod';
 import { ConfigError } from '../../core/errors.js';
 import { zodIssueLines } from '../../core/zod-issues.js';
+import { DEFAULT_LOST_ANSWER_POLICY } from './lost-answer-policy.js';
 
 export const ExecutionConfigSchema = z
   .object({
-    reconcileDelaysMs: z.array(z.number().int().nonnegative()).min(1).default([250, 1000, 3000, 10_000]),
+    reconcileDelaysMs: z.array(z.number().int().nonnegative()).min(1).default([...DEFAULT_LOST_ANSWER_POLICY.delaysMs]),
     trailMinTicks: z.number().int().positive().default(2),
     fundsRefreshMs: z.number().int().nonnegative().default(2000),
     fillGapMs: z.number().int().nonnegative().default(2000),

@@ -1,8 +1,14 @@
 /**
  * Execution: intents to venue calls, venue answers and updates to one true state per order.
  * - `venue.ts`: the ExecutionVenue seam every venue implements (broker, backtest, recording stub)
- * - `execution-engine.ts`: routing, tagging, journaling, reconciliation by tag, cancel-and-replace,
- *   OCO emulation, fill-gap recovery
+ * - `execution-engine.ts`: the router: intents to venue calls, write outcomes, held changes,
+ *   cancel-and-replace
+ * - `reconciler.ts` (+ `lost-answer-policy.ts`): resync after reconnect, lost answers settled by tag,
+ *   the daily reconcile, the position check, expiry settlement
+ * - `funds.ts`: available funds, local reservations, refresh; `fill-gaps.ts`: fill-gap recovery
+ * - `smart-emulation.ts`: smart orders (OCO legs) on venues without them
+ * - `tags.ts`: the client tag format; `order-journal.ts`: the `tags` / `mods` store namespaces
+ * - `write-tracker.ts`: calls awaiting their answer, tags still unsettled
  * - `order-state-machine.ts` + `order-status-merge.ts`: the monotonic merge of out-of-order updates
  * - `portfolio.ts`: positions and P&L from fills, exact paise
  * - `trailing-stops.ts`: trailing stop-losses the venue does not trail, within the modification budget
@@ -11,7 +17,11 @@
  */
 export * from './venue.js';
 export { ExecutionEngine, type ExecutionEngineOptions } from './execution-engine.js';
-export { OrderStateMachine, legTag, type NewOrder } from './order-state-machine.js';
+export { OrderStateMachine, type NewOrder } from './order-state-machine.js';
+export { DEFAULT_TAG_PREFIX, TagMinter, legTag, parseTag, rootTag, type ParsedTag } from './tags.js';
+export { pruneJournal, readJournal, writeJournalEntry, type JournalEntry } from './order-journal.js';
+export { DEFAULT_LOST_ANSWER_POLICY, type LostAnswerPolicy } from './lost-answer-policy.js';
+export type { DayReconcileResult } from './reconciler.js';
 export { mergeStatus, statusForFill } from './order-status-merge.js';
 export { Portfolio } from './portfolio.js';
 export { TrailingStops, type TrailingStopsOptions } from './trailing-stops.js';

@@ -36,18 +36,14 @@ import { FinishedOrders, type FinalSnapshot, type ForgetHooks } from './finished
 import { differs, fillEventOf, newRecord, snapshotOf, type NewOrder, type OrderRecord } from './order-record.js';
 import { mergeStatus, statusForFill } from './order-status-merge.js';
 import { OrphanBuffer } from './orphan-buffer.js';
+import { legTag } from './tags.js';
 import type { VenueFill, VenueOrderState } from './venue.js';
 
 export type { NewOrder } from './order-record.js';
 
-const LEG_SUFFIX: Readonly<Record<SmartLegName, string>> = { entry: '', stopLoss: '.sl', target: '.tg' };
 const MAX_ORPHANS = 10_000;
 /** `resolve`: the update cannot be placed on one record yet (park it, never guess). */
 const AMBIGUOUS = Symbol('ambiguous');
-
-export function legTag(parentTag: string, leg: SmartLegName): string {
-  return parentTag + LEG_SUFFIX[leg];
-}
 
 export class OrderStateMachine implements ForgetHooks {
   private readonly records = new Map<string, OrderRecord>();

@@ -26,7 +26,8 @@ import type { Intent, SmartIntent } from '../../core/intents.js';
 import type { InstrumentLookup } from '../../core/instruments.js';
 import { formatRupees, roundToTick, type Paise } from '../../core/money.js';
 import { silentLogger, type Logger } from '../../core/log.js';
-import { legTag, type OrderStateMachine } from './order-state-machine.js';
+import type { OrderStateMachine } from './order-state-machine.js';
+import { legTag } from './tags.js';
 
 export interface TrailingStopsOptions {
   readonly clock: Clock;

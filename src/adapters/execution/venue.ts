@@ -43,6 +43,11 @@ export function isPromiseLike<T>(v: VenueResult<T>): v is Promise<T> {
   return typeof (v as { then?: unknown } | null)?.then === 'function';
 }
 
+/** A venue answer as a promise (for the paths that wait: lookups, reads, trade fetches). */
+export async function venueValue<T>(r: VenueResult<T>): Promise<T> {
+  return r;
+}
+
 /** What a venue can do natively; the engine emulates what is missing. */
 export interface VenueCapabilities {
   /** Smart orders (entry + stop-loss/target OCO legs) are supported (spec 4.7). */
