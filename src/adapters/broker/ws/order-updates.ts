@@ -34,6 +34,8 @@ export class OrderUpdateStream {
   private lastPositionUpdate = -Infinity;
   private resyncs = 0;
   private polls = 0;
+  /** A position read is in flight. */
+  private polling = false;
 
   readonly updates$: Observable<VenueUpdate> = this.subject.asObservable();
 
@@ -67,6 +69,11 @@ export class OrderUpdateStream {
     this.socket.start();
     this.pollTimer = this.o.clock.setInterval(() => {
       if (this.o.clock.now() - this.lastPositionUpdate < this.o.positionPollMs) return;
+      // One timed read at a time: a poll that comes due while the last is still waiting (a slow
+      // broker, the rate limiter, a virtual clock moved over days at once) is skipped, not queued.
+      // Queued reads would pile up without bound and hold every other non-trading call (the
+      // order book among them) behind them in the limiter.
+      if (this.polling) return;
       void this.pollPositions();
     }, this.o.positionPollMs);
   }
@@ -95,11 +102,14 @@ export class OrderUpdateStream {
   }
 
   private async pollPositions(): Promise<void> {
+    this.polling = true;
     this.polls++;
     try {
       for (const position of await this.o.fetchPositions()) this.subject.next({ kind: 'position', position });
     } catch (e) {
       this.o.logger.warn({ err: e }, 'position poll failed');
+    } finally {
+      this.polling = false;
     }
   }
 
