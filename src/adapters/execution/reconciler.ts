@@ -5,10 +5,12 @@
  *   merged, so nothing that happened while it was down is lost. Orders with our tag that we do not
  *   know are adopted through the state machine's `onUnknownTagged`; untagged foreign orders are
  *   flagged and left alone. Venue positions are compared with the portfolio built from fills.
- * - A write whose answer is lost (timeout, lost ack, a thrown error) is never retried: order
- *   writes carry no idempotency key, so sending again could place twice. This is the one owner of
- *   what happens next (the broker client is a transport that reports `unknown`): the order book is
- *   searched for the tag (`remarks`) after each delay of the lost-answer policy, and whatever is
+ * - A write whose answer is lost (timeout, lost ack, a thrown error) is never retried blindly:
+ *   order writes carry no idempotency key, so sending again could place twice. What the broker
+ *   layer could not settle within the call (client.ts looks by tag and may send once more only when
+ *   the book shows nothing; venue.ts decides smart modifies and cancels from the book) reaches here
+ *   as `unknown`: the order book is searched for the tag (`remarks`) after each delay of the
+ *   lost-answer policy (lost-answer-policy.ts, the one shape both layers use), and whatever is
  *   found is adopted. A place still absent after the last look is declared not done.
  * - The daily reconcile bounds what finished orders leave behind across days: journal entries in
  *   the store (order-journal.ts) and finished orders of earlier days in memory.
