@@ -14,6 +14,7 @@ import { computeMetrics, type Metrics } from './metrics/performance.js';
 import { pairTrades } from './metrics/trades.js';
 import type { BacktestReportInput } from './report/backtest-result.js';
 import { runBacktest, type BacktestRun, type BacktestSettings } from './runner.js';
+import { defaultMarketProtectionPct } from '../src/risk/rules/market-protection.js';
 
 export interface BacktestRequest extends BacktestSettings {
   readonly definition: StrategyDefinition;
@@ -80,7 +81,7 @@ export async function backtest(req: BacktestRequest): Promise<BacktestOutcome> {
       slippageTicks: req.slippageTicks ?? 0,
       ...(req.participationRate !== undefined ? { participationRate: req.participationRate } : {}),
       trailing: req.trailing ?? 'native',
-      marketProtectionPct: req.marketProtectionPct ?? 3,
+      marketProtectionPct: req.marketProtectionPct ?? req.risk?.marketProtectionPct ?? defaultMarketProtectionPct(),
     },
     sources: req.sources ?? [],
     candles: run.candles,

@@ -44,6 +44,7 @@ import { EquityRecorder, freeze, type EquityCurve } from './metrics/equity-curve
 import type { FillRecord } from './metrics/trades.js';
 import { BacktestVenue } from './venue.js';
 import { formatZodIssues } from '../src/core/zod-issues.js';
+import { defaultMarketProtectionPct } from '../src/risk/rules/market-protection.js';
 
 export const BacktestSettingsSchema = z
   .object({
@@ -58,7 +59,7 @@ export const BacktestSettingsSchema = z
      * MARKET orders work as LIMIT at the last price +/- this percentage, as on the live service
      * (wire-gaps); a gap wider than this at the next open leaves the order unfilled there.
      */
-    marketProtectionPct: z.number().positive().max(100).default(3),
+    marketProtectionPct: z.number().positive().max(100).default(() => defaultMarketProtectionPct()),
     /** `native`: the matching engine trails stop-loss legs; `emulated`: the engine does, by modifying (as live). */
     trailing: z.enum(['native', 'emulated']).default('native'),
   })
@@ -227,7 +228,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     bothTouched: input.bothTouched,
     slippageTicks: input.slippageTicks,
     participationRate: input.participationRate,
-    marketProtectionPct: input.marketProtectionPct,
+    // One value for matching and risk: the backtest's own setting, else risk's (market-protection.ts).
+    marketProtectionPct: input.marketProtectionPct ?? input.risk?.marketProtectionPct,
     trailing: input.trailing,
   });
   if (!parsed.success) {
@@ -271,7 +273,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     instruments: input.instruments,
     strategies: input.strategies,
     log,
-    ...(input.risk ? { risk: input.risk } : {}),
+    risk: { ...input.risk, marketProtectionPct: settings.marketProtectionPct },
     ...(input.execution ? { execution: input.execution } : {}),
     buildCandles: false,
     tagPrefix: 'bt',

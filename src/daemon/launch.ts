@@ -101,6 +101,8 @@ export async function launchDaemon(o: LaunchOptions): Promise<Launched> {
           ...(p.market.nseEquities !== undefined ? { nseEquities: p.market.nseEquities } : {}),
           ...(p.market.bseEquities !== undefined ? { bseEquities: p.market.bseEquities } : {}),
           account: { openingBalance: p.capital },
+          // One market protection for risk and the simulator's matching (market-protection.ts).
+          marketProtectionPct: c.risk.marketProtectionPct,
           ...o.simulator?.venue,
         },
       });

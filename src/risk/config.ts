@@ -21,11 +21,14 @@
  * - maxDailyLoss: off; when set, a day's P&L (realized + unrealized) at or below -maxDailyLoss
  *   trips the kill switch: cancel all, flatten all, halt (persisted until an operator resumes)
  * - tradingState: 'active'
+ * - marketProtectionPct: the dated value of config/market-rules/retail-algo.yaml (3): MARKET orders
+ *   are valued at last price +/- this %, the limit the broker gives them
  */
 import { z } from 'zod';
 import { cfg } from '../core/config.js';
 import { ConfigError } from '../core/errors.js';
 import { MarginModelOptionsSchema } from './margin-model.js';
+import { defaultMarketProtectionPct } from './rules/market-protection.js';
 import { zodIssueLines } from '../core/zod-issues.js';
 
 export const CheckName = {
@@ -63,6 +66,12 @@ const settings = {
     .object({ max: z.number().int().positive().default(20), windowMs: z.number().int().positive().default(1000) })
     .default({ max: 20, windowMs: 1000 }),
   tradingState: z.enum(['active', 'reducing', 'halted']).default('active'),
+  /**
+   * MARKET orders are valued at the last price +/- this percentage, the limit the broker gives them
+   * (src/risk/rules/market-protection.ts); paper's simulator and the backtest take the same value.
+   * Default: config/market-rules/retail-algo.yaml (3).
+   */
+  marketProtectionPct: z.number().positive().max(100).default(() => defaultMarketProtectionPct()),
 };
 
 const replaceWithinCap = (c: { replaceAt: number; maxModifications: number }): boolean => c.replaceAt <= c.maxModifications;

@@ -10,15 +10,26 @@
  * | Futures | span `futuresSpanRate` (12%) + exposure `futuresExposureRate` (3%) of the value |
  * | Option buy | the premium (100% of the value) |
  * | Option write | span `optionWriteSpanRate` (12%) + exposure `optionWriteExposureRate` (3%) of strike x qty |
+ * | Index option write on its expiry day | the above + `expiryDayExposureRate` (2%) of strike x qty |
  *
  * The part of an order that reduces an open position of the same instrument and product needs no
  * margin. Mark-to-market losses do not reduce the available balance (realised P&L does).
+ *
+ * What it approximates, and how far off it is: the exchange's SPAN is a scenario loss that moves
+ * with volatility and moneyness; the flat 12% of strike value stands in for it and is of the same
+ * order for at-the-money index shorts, high for far out-of-the-money ones (their SPAN is a few
+ * percent) and low in volatile weeks. Exposure margin is the exchange's extreme-loss margin, 2% of
+ * notional for index options and 3.5% or more for stock options: 3% sits between them. The
+ * expiry-day add-on is exact in form: SEBI's circular of 2024-10-01 (measures for equity index
+ * derivatives, in force from 2024-11-20) adds 2% of notional exposure margin on short index
+ * options on their expiry day; it is taken on strike x quantity, as the rest of the write margin.
  */
 import { z } from 'zod';
 import type { Product, Side } from '../core/enums.js';
 import type { Instrument } from '../core/instruments.js';
 import type { Paise } from '../core/money.js';
 import { ConfigError } from '../core/errors.js';
+import { istDate } from '../core/time.js';
 import { formatZodIssues } from '../core/zod-issues.js';
 
 const rate = z.number().min(0).max(1);
@@ -29,6 +40,8 @@ export const MarginModelOptionsSchema = z
     futuresExposureRate: rate.default(0.03),
     optionWriteSpanRate: rate.default(0.12),
     optionWriteExposureRate: rate.default(0.03),
+    /** SEBI 2024: extra exposure margin on short index options on their expiry day (see the header). */
+    expiryDayExposureRate: rate.default(0.02),
   })
   .strict();
 export type MarginModelOptions = z.input<typeof MarginModelOptionsSchema>;
@@ -45,7 +58,14 @@ const NONE: MarginParts = Object.freeze({ span: 0, exposure: 0, total: 0 });
 export class MarginModel {
   readonly rates: MarginRates;
 
-  constructor(options: MarginModelOptions = {}) {
+  /**
+   * @param now the time margin is asked at (the caller's Clock), for the expiry-day add-on; without
+   *   it the add-on is never applied.
+   */
+  constructor(
+    options: MarginModelOptions = {},
+    private readonly now?: () => number,
+  ) {
     const parsed = MarginModelOptionsSchema.safeParse(options);
     if (!parsed.success) {
       throw new ConfigError(`matching margin options: ${formatZodIssues(parsed.error)}`, {
@@ -69,10 +89,16 @@ export class MarginModel {
       if (side === 'BUY') return { span: 0, exposure: 0, total: value };
       const base = qty * (instrument.strike ?? price);
       const span = Math.ceil(base * this.rates.optionWriteSpanRate);
-      const exposure = Math.ceil(base * this.rates.optionWriteExposureRate);
+      const rate = this.rates.optionWriteExposureRate + (this.isExpiryDay(instrument) ? this.rates.expiryDayExposureRate : 0);
+      const exposure = Math.ceil(base * rate);
       return { span, exposure, total: span + exposure };
     }
     if (product === 'CNC') return side === 'BUY' ? { span: 0, exposure: 0, total: value } : NONE;
     return { span: 0, exposure: 0, total: Math.ceil(value * this.rates.intradayRate) };
+  }
+
+  /** An index option on its expiry date (IST), when the time is known. */
+  isExpiryDay(instrument: Instrument): boolean {
+    return this.now !== undefined && instrument.kind === 'OPTIDX' && instrument.expiry !== undefined && istDate(this.now()) === instrument.expiry;
   }
 }

@@ -9,6 +9,7 @@ import type { Intent } from '../core/intents.js';
 import type { Paise } from '../core/money.js';
 import type { RiskState } from './types.js';
 import { smartEntryPrice } from './rules/smart-leg-bounds.js';
+import { protectionPrice } from './rules/market-protection.js';
 
 export interface OrderTerms {
   readonly instrument: string;
@@ -26,7 +27,7 @@ export interface OrderTerms {
 export function orderTerms(intent: Intent, state: RiskState): OrderTerms | undefined {
   switch (intent.kind) {
     case 'place': {
-      const price = intent.limitPrice ?? intent.triggerPrice ?? state.lastPrice(intent.instrument);
+      const price = intent.limitPrice ?? intent.triggerPrice ?? marketPrice(intent.instrument, intent.side, intent.orderType, state);
       return terms(intent.instrument, intent.side, intent.qty, intent.qty, price, state);
     }
     case 'smart': {
@@ -54,6 +55,18 @@ export function orderTerms(intent: Intent, state: RiskState): OrderTerms | undef
     case 'cancel':
       return undefined;
   }
+}
+
+/**
+ * A MARKET order is valued where the broker will limit it (market protection): the last price
+ * +/- `marketProtectionPct`, within the band. Other order types without a price: the last price.
+ */
+function marketPrice(instrument: string, side: Side, orderType: string, state: RiskState): Paise | undefined {
+  const ltp = state.lastPrice(instrument);
+  const inst = state.instrument(instrument);
+  if (ltp === undefined || orderType !== 'MARKET' || !inst) return ltp;
+  const band = state.circuit(instrument);
+  return protectionPrice(side, ltp, state.config.marketProtectionPct, inst.tickSize, band?.upper, band?.lower);
 }
 
 function terms(instrument: string, side: Side, qty: number, addedQty: number, price: Paise | undefined, state: RiskState, ownWorking = 0): OrderTerms {

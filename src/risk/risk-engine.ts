@@ -81,7 +81,7 @@ export class RiskEngine implements RiskState {
 
   constructor(options: RiskEngineOptions) {
     this.config = parseRiskConfig(options.config);
-    this.margin = new MarginModel(this.config.margin);
+    this.margin = new MarginModel(this.config.margin, () => options.clock.now());
     this.trailingMode = options.trailingMode ?? 'venue';
     this.checks = this.config.checks.map((n) => CHECKS[n]);
     this.state = this.config.tradingState;

@@ -28,7 +28,7 @@ export interface World {
   pnl: number;
 }
 
-export function riskFixture(config: RiskConfigInput = {}, options: { trailingMode?: TrailingMode } = {}) {
+export function riskFixture(config: RiskConfigInput = {}, options: { trailingMode?: TrailingMode; instruments?: readonly Instrument[] } = {}) {
   const clock = new VirtualClock(1_736_135_100_000);
   const bus = new EventBus();
   const store = new MemoryStore();
@@ -42,7 +42,7 @@ export function riskFixture(config: RiskConfigInput = {}, options: { trailingMod
     config,
     ...(options.trailingMode ? { trailingMode: options.trailingMode } : {}),
     sources: {
-      instruments: new InstrumentTable([RELIANCE, NIFTY_FUT, NIFTY_INDEX]),
+      instruments: new InstrumentTable([RELIANCE, NIFTY_FUT, NIFTY_INDEX, ...(options.instruments ?? [])]),
       orders: {
         get: (t) => world.orders.get(t),
         openCount: () => [...world.orders.values()].filter((o) => !['FILLED', 'CANCELLED', 'REJECTED', 'EXPIRED'].includes(o.status)).length,

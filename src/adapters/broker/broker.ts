@@ -63,13 +63,13 @@ export class Broker {
       // credential ends up in a Redis key).
       const account = createHash('sha256').update(`${config.baseUrl}|${config.apiKey ?? config.accessToken ?? ''}`).digest('hex').slice(0, 16);
       const shared = options.sharedBudget ?? (config.redisUrl ? new RedisRateBudget({ url: config.redisUrl, account, clock: this.clock, overrides: config.rateLimits }) : undefined);
-      limiters = sharedRateLimiters(this.clock, config.baseUrl, config.rateLimits, shared);
+      limiters = sharedRateLimiters(this.clock, config.baseUrl, config.rateLimits, shared, config.orderRate.perSegment);
       if (shared && !options.sharedBudget) this.ownedLimiters = limiters;
     }
     this.http = new BrokerHttp({ config, clock: this.clock, logger: this.logger, limiters, ...(options.random ? { random: options.random } : {}) });
     this.tokens = new TokenManager({ config, http: this.http, clock: this.clock, logger: this.logger, autoRenew: options.autoRenew ?? true });
     this.http.setTokenSource(this.tokens);
-    this.client = new BrokerClient({ http: this.http, clock: this.clock, logger: this.logger, ...(options.reconcile ? { reconcile: options.reconcile } : {}) });
+    this.client = new BrokerClient({ http: this.http, clock: this.clock, logger: this.logger, algoIds: config.algoIds, ...(options.reconcile ? { reconcile: options.reconcile } : {}) });
     if (options.marketOpen) this.marketOpen = options.marketOpen;
     else {
       const cal = options.calendar ?? nseCalendar();

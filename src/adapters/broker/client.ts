@@ -57,6 +57,7 @@ import { HoldingsSchema, PositionsSchema, type Holding, type Position, type Posi
 import { DepthQuotesSchema, FullQuotesSchema, LtpQuotesSchema, type FullQuote, type LtpQuote, type MarketDepth } from './schemas/quotes.js';
 import { SmartOrderAckSchema, smartModifyBody, smartOrderBody, type SmartModifyRequest, type SmartOrderAck, type SmartOrderRequest } from './schemas/smart-orders.js';
 import { zodIssueLines } from '../../core/zod-issues.js';
+import { algoIdFor, exchangeSegment, type RegisteredAlgoIds } from '../../risk/rules/retail-algo.js';
 
 export const MAX_QUOTE_CODES = 1000;
 export const MAX_HISTORICAL_CODES = 5;
@@ -88,6 +89,8 @@ export interface BrokerClientOptions {
   readonly reconcile?: Partial<ReconcileOptions>;
   /** The lost-answer policy as delays; wins over `reconcile`. Default: 3 looks, at 0, 0.5 and 1.5 s. */
   readonly lostAnswer?: LostAnswerPolicy;
+  /** Algo ids registered with the exchanges; an order without its own carries its exchange's (retail-algo.ts). */
+  readonly algoIds?: RegisteredAlgoIds;
 }
 
 export class BrokerClient {
@@ -96,6 +99,7 @@ export class BrokerClient {
   private readonly logger: Logger;
   /** When the order book is looked at after a lost write answer (also the venue's smart-order settle). */
   readonly lostAnswer: LostAnswerPolicy;
+  private readonly algoIds: RegisteredAlgoIds;
 
   constructor(options: BrokerClientOptions) {
     this.http = options.http;
@@ -103,6 +107,7 @@ export class BrokerClient {
     this.logger = options.logger;
     const r = { checks: 3, intervalMs: 500, ...options.reconcile };
     this.lostAnswer = options.lostAnswer ?? checksPolicy(r.checks, r.intervalMs);
+    this.algoIds = options.algoIds ?? {};
   }
 
   // ---- account (4.1)
@@ -222,8 +227,8 @@ export class BrokerClient {
   }
 
   /** A placement write: resent after a lost answer only while no order of the day carries its tag. */
-  private placementSpec(path: string, body: Record<string, unknown>, remarks: string): RequestSpec {
-    return { method: 'POST', path, body, write: true, beforeResend: async () => (await this.findByRemarks(remarks)).length === 0 };
+  private placementSpec(path: string, body: Record<string, unknown>, remarks: string, exchangeSegment: string): RequestSpec {
+    return { method: 'POST', path, body, write: true, exchangeSegment, beforeResend: async () => (await this.findByRemarks(remarks)).length === 0 };
   }
 
   /** Every order of the day tagged `remarks` (normally one; smart orders have one per leg). */
@@ -232,8 +237,9 @@ export class BrokerClient {
   }
 
   async placeOrder(input: PlaceOrderRequest): Promise<WriteResult> {
-    const req = this.validate(PlaceOrderRequestSchema, input, 'placeOrder') as PlaceOrderRequest;
-    const spec = this.placementSpec('/order', placeOrderBody(req), req.remarks);
+    const valid = this.validate(PlaceOrderRequestSchema, input, 'placeOrder') as PlaceOrderRequest;
+    const req: PlaceOrderRequest = { ...valid, algoId: valid.algoId ?? algoIdFor(valid.exchange, this.algoIds) };
+    const spec = this.placementSpec('/order', placeOrderBody(req), req.remarks, exchangeSegment(req.exchange, req.segment));
     const settle = async (): Promise<WriteResult | undefined> => {
       const found = await this.findByRemarks(req.remarks);
       const o = found[0];
@@ -272,7 +278,8 @@ export class BrokerClient {
 
   async placeSmartOrder(o: SmartOrderRequest): Promise<SmartWriteResult> {
     if (!o.remarks || o.remarks.length > 100) throw new InputException('placeSmartOrder: remarks (the client tag, 1 to 100 characters) is required', { field: 'remarks' });
-    const spec = this.placementSpec('/smart/order', smartOrderBody(o), o.remarks);
+    const body = smartOrderBody({ ...o, algoId: o.algoId ?? algoIdFor(o.exchange, this.algoIds) });
+    const spec = this.placementSpec('/smart/order', body, o.remarks, exchangeSegment(o.exchange, o.segment));
     const settle = async (): Promise<SmartWriteResult | undefined> => {
       const found = await this.findByRemarks(o.remarks);
       if (found.length === 0) return undefined;

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { ConfigError } from '../../core/errors.js';
 import { RetryPolicySchema } from './retry-policy.js';
 import { issuePath } from '../../core/zod-issues.js';
+import { retailAlgoRules, thresholdRefusal } from '../../risk/rules/retail-algo.js';
 
 const url = (protocols: readonly string[]) =>
   z.string().refine(
@@ -54,6 +55,16 @@ export const BrokerConfigSchema = z
       .partial()
       .strict()
       .default({}),
+    /**
+     * The retail-algo framework (config/market-rules/retail-algo.yaml): new orders a second per
+     * exchange segment (default the exchange's threshold, 10); above it only with registered algo ids.
+     */
+    orderRate: z.object({ perSegment: z.number().int().positive().optional() }).strict().default({}),
+    /** Algo ids registered with the exchanges; orders on an exchange without one carry its generic id. */
+    algoIds: z
+      .object({ NSE: z.string().regex(/^\d+$/, 'must be the numeric algo id the exchange gave').optional(), BSE: z.string().regex(/^\d+$/, 'must be the numeric algo id the exchange gave').optional() })
+      .strict()
+      .default({}),
     /** Share the rate budget across processes through this Redis (bottleneck's ioredis datastore). */
     redisUrl: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
     /** Connections kept alive to the REST host. */
@@ -93,6 +104,9 @@ export const BrokerConfigSchema = z
   })
   .strict()
   .superRefine((c, ctx) => {
+    const perSegment = c.orderRate.perSegment ?? retailAlgoRules().ordersPerSecond;
+    const overThreshold = thresholdRefusal(perSegment, c.algoIds);
+    if (overThreshold) ctx.addIssue({ code: 'custom', path: ['orderRate', 'perSegment'], message: overThreshold });
     if (c.accessToken === undefined && (c.apiKey === undefined || c.mpin === undefined || c.totpSecret === undefined)) {
       const missing = (['apiKey', 'mpin', 'totpSecret'] as const).filter((k) => c[k] === undefined);
       ctx.addIssue({

@@ -40,6 +40,8 @@ export interface RequestSpec {
   readonly write?: boolean;
   /** Override of the rate category derived from the path. */
   readonly category?: RateCategory;
+  /** A new order: also waits for the per-exchange-segment budget (`NSE FNO`, retail-algo.ts). */
+  readonly exchangeSegment?: string;
   /**
    * For writes: called before a write is sent again after a refusal (429, token). Resolves true
    * when it is safe to send (the order book shows the first attempt did nothing).
@@ -122,8 +124,16 @@ export class BrokerHttp {
     let tokenRetried = false;
     for (;;) {
       attempt++;
-      await this.options.limiters.acquire(category);
-      const token = spec.auth === false ? undefined : await this.requireTokens(endpoint).token();
+      // The segment first: an order queued behind its segment's threshold holds no account slot.
+      const release = spec.exchangeSegment !== undefined ? await this.options.limiters.acquireSegment(spec.exchangeSegment) : undefined;
+      let token: string | undefined;
+      try {
+        await this.options.limiters.acquire(category);
+        token = spec.auth === false ? undefined : await this.requireTokens(endpoint).token();
+      } catch (e) {
+        release?.();
+        throw e;
+      }
       let res: RawResponse;
       try {
         res = await this.send(spec, token, write);
@@ -134,6 +144,9 @@ export class BrokerHttp {
           continue;
         }
         throw err;
+      } finally {
+        // The answer (or the failure) is in: the segment's slot frees a second from now.
+        release?.();
       }
       if (res.status >= 200 && res.status < 300) return res;
 

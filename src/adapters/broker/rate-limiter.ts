@@ -17,7 +17,9 @@ import type { Clock, TimerHandle } from '../../core/clock.js';
 import { istDayStart } from '../../core/time.js';
 import { DAY_MS } from '../../core/time.js';
 import { RateLimited } from './errors.js';
+import { retailAlgoRules } from '../../risk/rules/retail-algo.js';
 import { DEFAULT_LIMITS, type CategoryLimit, type RateCategory } from './rate-categories.js';
+import { SegmentLimiter, type ReleaseSlot } from './segment-limiter.js';
 
 /** A budget shared across processes. `acquire` resolves when this process may make one call. */
 export interface SharedBudget {
@@ -150,11 +152,15 @@ export type LimitOverrides = Partial<Record<RateCategory, Partial<CategoryLimit>
 /** The set of category limiters for one account, plus the optional cross-process budget. */
 export class RateLimiters {
   private readonly limiters: Record<RateCategory, CategoryLimiter>;
+  /** New orders per exchange segment (retail-algo framework), created on first use. */
+  private readonly segments = new Map<string, SegmentLimiter>();
 
   constructor(
     readonly clock: Clock,
     overrides: LimitOverrides = {},
     private readonly shared?: SharedBudget,
+    /** New orders a second per exchange segment; default the exchange's threshold (retail-algo.yaml). */
+    readonly perSegment: number = retailAlgoRules().ordersPerSecond,
   ) {
     const make = (c: RateCategory) => new CategoryLimiter(c, { ...DEFAULT_LIMITS[c], ...overrides[c] }, clock);
     this.limiters = { orders: make('orders'), data: make('data'), quotes: make('quotes'), nonTrading: make('nonTrading'), token: make('token') };
@@ -172,6 +178,24 @@ export class RateLimiters {
     return local.then(() => shared.acquire(category));
   }
 
+  /**
+   * Waits until one more new order may go on `segment` (`NSE FNO`, see `exchangeSegment`): a burst
+   * above the threshold is queued here, in order, rather than sent and refused by the broker.
+   * Call the release once the order's answer is in (segment-limiter.ts says why).
+   */
+  acquireSegment(segment: string): Promise<ReleaseSlot> {
+    let l = this.segments.get(segment);
+    if (!l) this.segments.set(segment, (l = new SegmentLimiter(segment, this.perSegment, this.clock)));
+    return l.acquire();
+  }
+
+  /** Per exchange segment: new orders granted and how many had to wait. */
+  segmentStats(): Record<string, LimiterStats> {
+    const out: Record<string, LimiterStats> = {};
+    for (const [k, l] of this.segments) out[k] = l.stats();
+    return out;
+  }
+
   penalise(category: RateCategory, ms: number): void {
     this.limiters[category].penalise(ms);
   }
@@ -184,6 +208,7 @@ export class RateLimiters {
 
   async close(): Promise<void> {
     for (const l of Object.values(this.limiters)) l.close();
+    for (const l of this.segments.values()) l.close();
     await this.shared?.close();
   }
 }
@@ -201,10 +226,10 @@ export function releaseSharedRateLimiters(clock: Clock, key: string, limiters: R
  * same broker in this process draws from the same budget. The first caller's overrides and shared
  * budget win; later callers get the existing set.
  */
-export function sharedRateLimiters(clock: Clock, key: string, overrides?: LimitOverrides, shared?: SharedBudget): RateLimiters {
+export function sharedRateLimiters(clock: Clock, key: string, overrides?: LimitOverrides, shared?: SharedBudget, perSegment?: number): RateLimiters {
   let byKey = registry.get(clock);
   if (!byKey) registry.set(clock, (byKey = new Map()));
   let l = byKey.get(key);
-  if (!l) byKey.set(key, (l = new RateLimiters(clock, overrides, shared)));
+  if (!l) byKey.set(key, (l = new RateLimiters(clock, overrides, shared, perSegment)));
   return l;
 }

@@ -180,7 +180,10 @@ export class BrokerVenue implements ExecutionVenue {
   }
 
   modifySmart(req: VenueSmartModifyRequest): Promise<WriteOutcome> {
-    const send = (): Promise<WriteResult> => this.broker.client.modifySmartOrder({ orderId: req.orderId, segment: orderSegmentOf(scrip(req.instrument)), ...modifyChange(req) });
+    const send = (): Promise<WriteResult> => {
+      const p = scrip(req.instrument);
+      return this.broker.client.modifySmartOrder({ orderId: req.orderId, segment: orderSegmentOf(p), exchange: p.exchange, ...modifyChange(req) });
+    };
     return this.settleSmart(send, req, 'modify', (parts) => smartModifyShown(parts, req));
   }
 

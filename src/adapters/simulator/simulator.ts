@@ -22,6 +22,7 @@ import { RequestLog } from './control/request-log.js';
 import { seededRandom } from './control/rng.js';
 import { controlRoutes } from './control/routes.js';
 import { RateLimiter } from './limits/rate-limiter.js';
+import { SegmentOrderWindow, retailAlgoRules, type RegisteredAlgoIds } from '../../risk/rules/retail-algo.js';
 import type { CategoryLimit, RateCategory } from './limits/rate-category.js';
 import { accountRoutes } from './server/account-routes.js';
 import { buildApp } from './server/app.js';
@@ -51,6 +52,13 @@ const optionsSchema = z
     staticIpWeeklyRule: z.boolean().default(true),
     requestLogSize: z.number().int().positive().default(1000),
     tokenLifetimeMs: z.number().int().positive().optional(),
+    retailAlgo: z
+      .object({
+        perSegment: z.number().int().positive().optional(),
+        algoIds: z.object({ NSE: z.string().regex(/^\d+$/).optional(), BSE: z.string().regex(/^\d+$/).optional() }).strict().optional(),
+      })
+      .strict()
+      .optional(),
   })
   .passthrough();
 
@@ -80,6 +88,11 @@ export interface SimulatorOptions {
   readonly ws?: WsHubOptions;
   readonly requestLogSize?: number;
   readonly tokenLifetimeMs?: number;
+  /**
+   * The retail-algo framework (config/market-rules/retail-algo.yaml): new orders a second per
+   * exchange segment (default the exchange's threshold) and the account's registered algo ids.
+   */
+  readonly retailAlgo?: { readonly perSegment?: number; readonly algoIds?: RegisteredAlgoIds };
   readonly calendar?: MarketCalendar;
   /** Universe size and market knobs, passed to the venue. */
   readonly venue?: Omit<VenueAssemblyOptions, 'clock' | 'seed' | 'calendar' | 'tsl' | 'log'>;
@@ -155,6 +168,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     tokens,
     tokenService,
     limiter: options.rateLimits === false ? undefined : new RateLimiter(clock, options.rateLimits ?? {}),
+    retailAlgo: {
+      algoIds: options.retailAlgo?.algoIds ?? {},
+      window: options.rateLimits === false ? undefined : new SegmentOrderWindow(options.retailAlgo?.perSegment ?? retailAlgoRules().ordersPerSecond),
+    },
     whitelist: new StaticIpWhitelist(clock, options.staticIps, o.staticIpWeeklyRule),
     faults: noFaults(),
     random: seededRandom(o.seed ^ 0x5eed),

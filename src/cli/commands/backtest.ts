@@ -60,7 +60,7 @@ interface BacktestFlags {
   bothTouched: 'pessimistic' | 'optimistic' | 'ohlc-path';
   slippage: string;
   partialFills?: string;
-  marketProtection: string;
+  marketProtection?: string;
   trailing: 'native' | 'emulated';
   json?: string;
   html?: string;
@@ -280,7 +280,7 @@ async function action(f: BacktestFlags): Promise<void> {
     bothTouched: f.bothTouched,
     slippageTicks: wholeNumber('slippage', f.slippage),
     trailing: f.trailing,
-    marketProtectionPct: positiveNumber('market-protection', f.marketProtection),
+    ...(f.marketProtection !== undefined ? { marketProtectionPct: positiveNumber('market-protection', f.marketProtection) } : {}),
     ...(f.partialFills !== undefined ? { participationRate: positiveNumber('partial-fills', f.partialFills) } : {}),
   };
   if (settings.participationRate !== undefined && settings.participationRate > 1) throw flagError('partial-fills', 'is a share of each candle\'s volume, at most 1 (e.g. 0.1)');
@@ -392,7 +392,7 @@ export function register(program: Command): void {
     .addOption(new Option('--both-touched <rule>', 'a candle reaching both a stop and a target').choices(['pessimistic', 'optimistic', 'ohlc-path']).default('pessimistic'))
     .option('--slippage <ticks>', 'adverse slippage on market fills, in ticks', '0')
     .option('--partial-fills <share>', 'cap our fills at this share of each candle\'s volume, e.g. 0.1')
-    .option('--market-protection <pct>', 'MARKET orders work as LIMIT at last price +/- this % (live service behaviour)', '3')
+    .option('--market-protection <pct>', 'MARKET orders work as LIMIT at last price +/- this %, as the broker converts them (default 3, config/market-rules/retail-algo.yaml)')
     .addOption(new Option('--trailing <mode>', 'trailing stops trailed by the venue model or emulated by the engine').choices(['native', 'emulated']).default('native'))
     .option('--json <file>', 'write the JSON report')
     .option('--html <file>', 'write the self-contained HTML report')

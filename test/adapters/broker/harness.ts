@@ -40,7 +40,7 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
     ...o.config,
   });
   // Each harness gets its own budget: tests must not share limiter state through the registry.
-  const limiters = new RateLimiters(sim.clock, config.rateLimits);
+  const limiters = new RateLimiters(sim.clock, config.rateLimits, undefined, config.orderRate.perSegment);
   const broker = createBroker(config, { clock: sim.clock, logger: silentLogger(), limiters, marketOpen: () => true, reconcile: { checks: 3, intervalMs: 100 }, ...o.broker });
   const control = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
     const r = await request(`${sim.baseUrl}${path}`, {

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { OrderStatus, OrderType, Product, Side, Validity } from '../../../core/enums.js';
 import { toRupees, type Paise } from '../../../core/money.js';
+import { algoIdFor } from '../../../risk/rules/retail-algo.js';
 import { normaliseStatus } from '../order-status.js';
 import { bool, idStr, int, optAvgPaise, optInt, optPaise, optStr } from './common.js';
 
@@ -78,7 +79,8 @@ export function placementHeadBody(o: PlacementHead): Record<string, unknown> {
 export function placeOrderBody(o: PlaceOrderRequest): Record<string, unknown> {
   const body = placementHeadBody(o);
   body['is_amo'] = o.isAmo ?? false;
-  body['algo_id'] = o.algoId ?? '99999';
+  // Every order carries an algo id of its exchange (retail-algo framework); the client passes a registered one.
+  body['algo_id'] = o.algoId ?? algoIdFor(o.exchange);
   body['remarks'] = o.remarks;
   if (o.limitPrice !== undefined) body['limit_price'] = toRupees(o.limitPrice);
   if (o.triggerPrice !== undefined) body['trigger_price'] = toRupees(o.triggerPrice);

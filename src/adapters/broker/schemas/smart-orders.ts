@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Product, Side, Validity } from '../../../core/enums.js';
 import { toRupees, type Paise } from '../../../core/money.js';
 import { idStr } from './common.js';
+import { algoIdFor } from '../../../risk/rules/retail-algo.js';
 import { placementHeadBody } from './orders.js';
 
 /** The prices of a smart order's entry and legs, as placed and as modified (PRICE_FIELDS names them on the wire). */
@@ -47,7 +48,7 @@ const PRICE_FIELDS = [
 
 export function smartOrderBody(o: SmartOrderRequest): Record<string, unknown> {
   const body = placementHeadBody(o);
-  body['algo_id'] = o.algoId ?? '99999';
+  body['algo_id'] = o.algoId ?? algoIdFor(o.exchange);
   body['remarks'] = o.remarks;
   for (const [k, w] of PRICE_FIELDS) {
     const v = o[k];
@@ -62,11 +63,13 @@ export interface SmartModifyRequest extends SmartOrderPrices {
   readonly segment: 'EQUITY' | 'DERIVATIVE';
   readonly orderType?: 'LIMIT' | 'MARKET' | 'TRIGGER';
   readonly qty?: number;
+  /** The order's exchange, for its algo id (default NSE). */
+  readonly exchange?: 'NSE' | 'BSE';
   readonly algoId?: string;
 }
 
 export function smartModifyBody(m: SmartModifyRequest): Record<string, unknown> {
-  const body: Record<string, unknown> = { order_id: m.orderId, segment: m.segment, algo_id: m.algoId ?? '99999' };
+  const body: Record<string, unknown> = { order_id: m.orderId, segment: m.segment, algo_id: m.algoId ?? algoIdFor(m.exchange ?? 'NSE') };
   if (m.orderType) body['order_type'] = m.orderType;
   if (m.qty !== undefined) body['qty'] = m.qty;
   for (const [k, w] of PRICE_FIELDS) {

@@ -29,6 +29,8 @@ export interface VenueAccountOptions {
   /** Start-of-day cash, paise. Default 10,00,000 rupees. */
   readonly openingBalance?: Paise;
   readonly margin?: MarginModelOptions;
+  /** The venue's time, for margin that depends on the day (expiry-day exposure margin). */
+  readonly now?: () => number;
   /** Default: `indianCharges()`. Use `noCharges` for cost-free runs. */
   readonly charges?: ChargeCalculator;
   /**
@@ -84,7 +86,7 @@ export class VenueAccount {
     }
     this.instruments = options.instruments;
     this.sodBalance = opening;
-    this.marginModel = new MarginModel(options.margin);
+    this.marginModel = new MarginModel(options.margin, options.now);
     this.charges = options.charges ?? indianCharges();
     this.settlementCharges = options.settlementCharges ?? (options.charges === undefined ? indianSettlementCharges() : noCharges);
   }

@@ -29,8 +29,9 @@
  * `availableQty` per side) and books the fills.
  */
 import type { Side } from '../../../core/enums.js';
-import { roundToTick, type Paise } from '../../../core/money.js';
+import type { Paise } from '../../../core/money.js';
 import type { Book, Fill, OrderState } from './order-state.js';
+import { protectionPrice } from '../../../risk/rules/market-protection.js';
 import type { BookLevel, Depth, UpdateMode } from './types.js';
 
 /** The fields of an order the fill model reads (the engine passes its `OrderState`). */
@@ -121,12 +122,5 @@ export function slip(o: FillOrder, price: Paise, ticks: number): Paise {
   return o.side === 'BUY' ? price + d : Math.max(tick, price - d);
 }
 
-/** A MARKET order's protection price off `ref` (see the file comment). */
-export function protectionPrice(side: Side, ref: Paise, protectionPct: number, tick: Paise, upper: Paise | undefined, lower: Paise | undefined): Paise {
-  const pct = protectionPct / 100;
-  let p = side === 'BUY' ? roundToTick(ref * (1 + pct), tick, 'down') : roundToTick(ref * (1 - pct), tick, 'up');
-  if (upper !== undefined && p > upper) p = upper;
-  if (lower !== undefined && p < lower) p = lower;
-  if (p <= 0) p = tick;
-  return p;
-}
+/** MARKET protection is the rule of src/risk/rules/market-protection.ts, shared with risk. */
+export { protectionPrice };

@@ -82,7 +82,7 @@ export class MatchingState {
     this.clock = options.clock;
     this.depthProvider = options.depth;
     this.underlyingClose = options.underlyingClose;
-    this.account = options.account ?? new VenueAccount({ ...(options.accountOptions ?? {}), instruments: options.instruments });
+    this.account = options.account ?? new VenueAccount({ now: () => options.clock.now(), ...(options.accountOptions ?? {}), instruments: options.instruments });
     this.sessionOpen = this.settings.sessionOpen;
     if (this.sessionOpen) this.sessionDate = istDate(this.clock.now());
   }

@@ -10,6 +10,7 @@ import type { Paise } from '../../../core/money.js';
 import type { Depth } from './types.js';
 import type { VenueAccount, VenueAccountOptions } from './account.js';
 import { formatZodIssues } from '../../../core/zod-issues.js';
+import { defaultMarketProtectionPct } from '../../../risk/rules/market-protection.js';
 
 export const TslMode = { OFF: 'off', ON: 'on' } as const;
 export type TslMode = (typeof TslMode)[keyof typeof TslMode];
@@ -26,8 +27,8 @@ export const MatchingEngineSettingsSchema = z
     matchOnArrival: z.boolean().default(true),
     /** Ticks of adverse slippage on market-like fills (MARKET, triggered stop-market). */
     slippageTicks: z.number().int().min(0).default(0),
-    /** MARKET orders become LIMIT at last price +/- this percentage (wire-gaps), clamped to the circuit band. */
-    marketProtectionPct: z.number().positive().max(100).default(3),
+    /** MARKET orders become LIMIT at last price +/- this percentage (market-protection.ts; default the dated value). */
+    marketProtectionPct: z.number().positive().max(100).default(() => defaultMarketProtectionPct()),
     /** Spec 4.6: a single order accepts at most 25 modifications. */
     maxModifications: z.number().int().positive().default(25),
     /** Whether the session is open at construction (AMO orders are accepted only while closed). */

@@ -12,6 +12,7 @@ import type { FaultState } from '../control/faults.js';
 import type { ClockControl } from '../control/paced-clock.js';
 import type { RequestLog } from '../control/request-log.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
+import type { RegisteredAlgoIds, SegmentOrderWindow } from '../../../risk/rules/retail-algo.js';
 import type { SimVenue } from './venue.js';
 import type { HeldCalls } from './held-calls.js';
 
@@ -27,6 +28,8 @@ export interface SimContext {
   readonly tokenService: TokenService;
   /** Undefined when limits are lifted (benchmarks). */
   readonly limiter: RateLimiter | undefined;
+  /** The retail-algo framework: registered algo ids, and new orders per exchange segment (undefined when limits are lifted). */
+  readonly retailAlgo: { readonly algoIds: RegisteredAlgoIds; readonly window: SegmentOrderWindow | undefined };
   readonly whitelist: StaticIpWhitelist;
   readonly faults: FaultState;
   readonly random: () => number;

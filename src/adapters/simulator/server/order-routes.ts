@@ -8,6 +8,7 @@ import { RateCategory } from '../limits/rate-category.js';
 import type { ModifyOrderRequest } from '../matching/types.js';
 import { notFound, orderError } from './api-error.js';
 import type { SimContext } from './context.js';
+import { admitNewOrder } from './retail-algo-gate.js';
 import { getParams } from './get-body.js';
 import { orderRecordWire, tradeBookWire, tradeWire } from './record-wire.js';
 import type { RouteMeta } from './route-meta.js';
@@ -27,7 +28,7 @@ const placeBody = z
     validity: z.enum(['DAY', 'IOC']),
     product: z.enum(['CNC', 'INTRADAY', 'MARGIN']),
     is_amo: z.boolean({ error: 'expected true or false' }),
-    algo_id: z.string({ error: 'expected a string (99999 for regular orders)' }).min(1, 'must not be empty'),
+    algo_id: z.string({ error: 'expected a string (the generic id of the exchange: 99999 on NSE, 9999999999999999 on BSE)' }).min(1, 'must not be empty'),
     remarks: z.string().optional(),
     is_tsl: z.boolean().optional(),
     tsl_step_size: wirePrice.optional(),
@@ -65,6 +66,7 @@ export function orderRoutes(app: FastifyInstance, ctx: SimContext): void {
   app.post('/order', { config: write }, async (request, reply) => {
     const b = parseInput(placeBody, request.body, 'request body');
     const instrument = orderScrip(ctx, b.exchange, b.segment, b.security_id);
+    admitNewOrder(ctx, b.exchange, b.segment, b.algo_id);
     if (b.order_type === 'LIMIT' && b.limit_price === undefined) throw orderError('limit_price: is required for a LIMIT order');
     if (b.order_type === 'STOP_LOSS' && b.trigger_price === undefined) throw orderError('trigger_price: is required for a STOP_LOSS order');
     const limitPrice = b.order_type === 'MARKET' ? undefined : toPaise(b.limit_price, 'limit_price');
@@ -118,14 +120,14 @@ export function orderRoutes(app: FastifyInstance, ctx: SimContext): void {
 
   app.get('/order-book', { config: read }, async () => ({
     status: 'success',
-    data: ctx.venue.orders().map((o) => orderRecordWire(o, o.smartOrderId !== undefined ? ctx.venue.smartOrder(o.smartOrderId) : undefined)),
+    data: ctx.venue.orders().map((o) => orderRecordWire(o, o.smartOrderId !== undefined ? ctx.venue.smartOrder(o.smartOrderId) : undefined, ctx.venue.marketProtectionPct)),
   }));
 
   app.get('/order', { config: read }, async (request) => {
     const q = parseInput(lookup, await getParams(request), 'request');
     const o = ctx.venue.order(q.order_id);
     if (!o || !segmentMatches(o.segment, q.segment)) throw notFound(`order_id: no order ${q.order_id}${q.segment ? ` in segment ${q.segment}` : ''}`);
-    return { status: 'success', data: orderRecordWire(o, o.smartOrderId !== undefined ? ctx.venue.smartOrder(o.smartOrderId) : undefined) };
+    return { status: 'success', data: orderRecordWire(o, o.smartOrderId !== undefined ? ctx.venue.smartOrder(o.smartOrderId) : undefined, ctx.venue.marketProtectionPct) };
   });
 
   app.get<{ Params: { order_id: string } }>('/trades/:order_id', { config: read }, async (request) => {

@@ -6,6 +6,7 @@
  */
 import { formatRupees, toRupees, type Paise } from '../../../core/money.js';
 import type { SimFunds, SimHolding, SimMarginResult, SimOrder, SimPosition, SimSettlement, SimTrade, SmartOrderRecord } from '../matching/types.js';
+import { marketProtectionNote } from '../../../risk/rules/market-protection.js';
 
 function px(p: Paise | undefined): string {
   return p === undefined ? '' : formatRupees(p);
@@ -35,7 +36,12 @@ function legTriggers(o: SimOrder, smart: SmartOrderRecord | undefined): Record<s
   return out;
 }
 
-export function orderRecordWire(o: SimOrder, smart?: SmartOrderRecord): Record<string, unknown> {
+/**
+ * An order-book record. `protectionPct`: a MARKET order says it was placed as a LIMIT at its
+ * protection price (`market_protection`), as the broker converts it.
+ */
+export function orderRecordWire(o: SimOrder, smart?: SmartOrderRecord, protectionPct?: number): Record<string, unknown> {
+  const protectedMarket = protectionPct !== undefined && o.requestedOrderType === 'MARKET' && o.limitPrice !== undefined;
   return {
     id: o.orderId,
     exch_order_id: o.exchOrderId,
@@ -63,6 +69,7 @@ export function orderRecordWire(o: SimOrder, smart?: SmartOrderRecord): Record<s
     tsl_step_size: px(o.tslStepSize),
     modifications: o.modifications,
     ...(o.smartOrderId !== undefined ? { smart_order_id: o.smartOrderId, leg: o.leg } : {}),
+    ...(protectedMarket ? { market_protection: marketProtectionNote(o.limitPrice!, protectionPct), market_protection_pct: protectionPct } : {}),
   };
 }
 

@@ -9,6 +9,7 @@ import { RateCategory } from '../limits/rate-category.js';
 import type { ModifySmartOrderRequest, SmartLegPrices } from '../matching/types.js';
 import { inputError, orderError } from './api-error.js';
 import type { SimContext } from './context.js';
+import { admitNewOrder } from './retail-algo-gate.js';
 import { smartPlacementWire, smartRecordWire } from './record-wire.js';
 import type { RouteMeta } from './route-meta.js';
 import { parseInput } from './validate.js';
@@ -24,7 +25,7 @@ const smartBody = z
     validity: z.enum(['DAY', 'IOC']),
     security_id: wireSecurityId,
     qty: wireQty,
-    algo_id: z.string({ error: 'expected a string (99999 for regular orders)' }).min(1, 'must not be empty'),
+    algo_id: z.string({ error: 'expected a string (the generic id of the exchange: 99999 on NSE, 9999999999999999 on BSE)' }).min(1, 'must not be empty'),
     limit_price: wirePrice.optional(),
     trigger_price: wirePrice.optional(),
     trigger_limit_price: wirePrice.optional(),
@@ -69,6 +70,7 @@ export function smartRoutes(app: FastifyInstance, ctx: SimContext): void {
   app.post('/smart/order', { config: write }, async (request, reply) => {
     const b = parseInput(smartBody, request.body, 'request body');
     const instrument = orderScrip(ctx, b.exchange, b.segment, b.security_id);
+    admitNewOrder(ctx, b.exchange, b.segment, b.algo_id);
     if (b.order_type === 'LIMIT' && b.limit_price === undefined) throw orderError('limit_price: is required for a LIMIT smart order');
     if (b.order_type === 'TRIGGER' && b.trigger_price === undefined) throw orderError('trigger_price: is required for a TRIGGER smart order');
     const stopLoss = leg(b.sl_trigger_price, b.sl_limit_price, 'sl');

@@ -37,6 +37,8 @@ export interface VenueAssemblyOptions {
   /** Market ms between market steps. Default 250. */
   readonly pumpMs?: number;
   readonly account?: Omit<VenueAccountOptions, 'instruments'>;
+  /** MARKET orders become LIMIT at last price +/- this % (default: config/market-rules/retail-algo.yaml). */
+  readonly marketProtectionPct?: number;
 }
 
 export type AssembledVenue = SimVenue & {
@@ -155,6 +157,7 @@ export async function assembleVenue(o: VenueAssemblyOptions): Promise<AssembledV
     // Asked at the close of a contract's expiry session: S for its cash settlement at the next open.
     underlyingClose: (contract) => market.underlyingPrice(contract.id),
     ...(o.account ? { accountOptions: o.account } : {}),
+    ...(o.marketProtectionPct !== undefined ? { marketProtectionPct: o.marketProtectionPct } : {}),
   });
   market.start(engine);
   /** Candle requests model their instruments first, so today's candles are the live path. */
@@ -182,6 +185,7 @@ export async function assembleVenue(o: VenueAssemblyOptions): Promise<AssembledV
   };
 
   return {
+    marketProtectionPct: engine.settings.marketProtectionPct,
     data,
     market,
     engine,

@@ -51,6 +51,8 @@ export interface VenueData {
 
 export interface SimVenue {
   readonly data: VenueData;
+  /** MARKET orders are limited at last price +/- this % (market-protection.ts). */
+  readonly marketProtectionPct: number;
   instrument(scripCode: string): Instrument | undefined;
   /** A scrip code for a bare security id (control API), preferring `exchange` when given. */
   resolveSecurity(securityId: string, exchange?: string): string | undefined;
