@@ -121,7 +121,7 @@ export function equityChart(curve: EquityCurve, startingCash: Paise, benchmark: 
     // Two samples within one second (never for candles, possible for sessions): keep the later.
     if (t === lastT) points.pop();
     const b = benchmark?.[i];
-    points.push([t, Math.round(curve.equity[i]!) / 100, b === undefined || Number.isNaN(b) ? null : Math.round(b) / 100, Math.round(dd[i]! * 1000) / 1000]);
+    points.push([t, Math.round(curve.equity[i]!) / 100, b === undefined || Number.isNaN(b) ? null : Math.round(b) / 100, Math.round(dd[i]! * 1000) / 1000 || 0]);
     lastT = t;
   }
   return { points, samples: n };
