@@ -13,6 +13,8 @@ import type { LoadSummary } from './data/load-summary.js';
 import { computeMetrics, type Metrics } from './metrics/performance.js';
 import { pairTrades } from './metrics/trades.js';
 import type { BacktestReportInput } from './report/backtest-result.js';
+import type { ChargeTotals } from './report/report-numbers.js';
+import type { FillRecord } from './metrics/trades.js';
 import { runBacktest, type BacktestRun, type BacktestSettings } from './runner.js';
 import { defaultMarketProtectionPct } from '../src/risk/rules/market-protection.js';
 
@@ -29,6 +31,8 @@ export interface BacktestRequest extends BacktestSettings {
   readonly risk?: RiskConfigInput;
   readonly log?: Logger;
   readonly onProgress?: (done: number, total: number) => void;
+  /** The command line, shown in the HTML report's settings. */
+  readonly command?: string;
 }
 
 export interface BacktestOutcome {
@@ -71,6 +75,8 @@ export async function backtest(req: BacktestRequest): Promise<BacktestOutcome> {
     ...(run.firstStart !== undefined ? { firstStart: run.firstStart } : {}),
   });
   const report: BacktestReportInput = {
+    series: req.series,
+    chargeTotals: itemiseCharges(charges, req.instruments, run.fills),
     run: {
       strategy: req.definition.name,
       strategyId,
@@ -82,6 +88,7 @@ export async function backtest(req: BacktestRequest): Promise<BacktestOutcome> {
       ...(req.participationRate !== undefined ? { participationRate: req.participationRate } : {}),
       trailing: req.trailing ?? 'native',
       marketProtectionPct: req.marketProtectionPct ?? req.risk?.marketProtectionPct ?? defaultMarketProtectionPct(),
+      ...(req.command !== undefined ? { command: req.command } : {}),
     },
     sources: req.sources ?? [],
     candles: run.candles,
@@ -94,4 +101,33 @@ export async function backtest(req: BacktestRequest): Promise<BacktestOutcome> {
     alerts: run.alerts,
   };
   return { run, metrics, report };
+}
+
+/**
+ * Charges by component: each fill priced again by the same model at its own time (exact and
+ * deterministic, so the parts add up to what the venue booked; `total` is the booked sum).
+ */
+function itemiseCharges(model: ChargeModel, instruments: InstrumentLookup, fills: readonly FillRecord[]): ChargeTotals {
+  let brokerage = 0;
+  let stt = 0;
+  let exchange = 0;
+  let sebi = 0;
+  let stampDuty = 0;
+  let gst = 0;
+  let total = 0;
+  const presets: Record<string, number> = {};
+  for (const f of fills) {
+    total += f.charges;
+    const instrument = instruments.get(f.instrument);
+    if (!instrument) continue;
+    const { preset, charges: c } = model.priced({ instrument, side: f.side, qty: f.qty, price: f.price, product: f.product ?? 'INTRADAY' }, f.ts);
+    presets[preset] = (presets[preset] ?? 0) + 1;
+    brokerage += c.brokerage;
+    stt += c.stt;
+    exchange += c.exchangeCharges;
+    sebi += c.sebiTurnoverCharges;
+    stampDuty += c.stampDuty;
+    gst += c.gst;
+  }
+  return { brokerage, stt, exchange, sebi, stampDuty, gst, total, presets };
 }

@@ -26,7 +26,7 @@ import { z } from 'zod';
 import { isIntraday } from '../src/core/candles.js';
 import { VirtualClock } from '../src/core/clock.js';
 import { ConfigError } from '../src/core/errors.js';
-import type { CandleEvent, DeniedEvent } from '../src/core/events.js';
+import type { CandleEvent, DeniedEvent, IntentEvent } from '../src/core/events.js';
 import type { InstrumentLookup } from '../src/core/instruments.js';
 import { silentLogger, type Logger } from '../src/core/log.js';
 import type { Paise } from '../src/core/money.js';
@@ -41,7 +41,7 @@ import type { CandleSeries } from './data/candle-series.js';
 import { mergeSeries, type MergedOrder } from './data/merge.js';
 import { Engine } from '../src/engine/engine.js';
 import { EquityRecorder, freeze, type EquityCurve } from './metrics/equity-curve.js';
-import type { FillRecord } from './metrics/trades.js';
+import type { FillRecord, FillVia } from './metrics/trades.js';
 import { BacktestVenue } from './venue.js';
 import { formatZodIssues } from '../src/core/zod-issues.js';
 import { defaultMarketProtectionPct } from '../src/risk/rules/market-protection.js';
@@ -259,10 +259,26 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     ...(settings.participationRate !== undefined ? { participationRate: settings.participationRate } : {}),
   });
   const fills: FillRecord[] = [];
+  // Who sent each tag (intents are published before their orders reach the venue), and which
+  // tags are exit intents: with the fill's order (leg, trailing) they say why a trade ended.
+  const strategyOfTag = new Map<string, string>();
+  const exitTags = new Set<string>();
   matching.subscribe((e) => {
     if (e.type !== 'fill') return;
     const t = e.trade;
-    fills.push({ ts: t.ts, instrument: t.instrument, side: t.side, qty: t.qty, price: t.price, charges: t.charges, tag: t.remarks, orderId: t.orderId });
+    const o = e.order;
+    const via: FillVia =
+      o.leg === 'stopLoss'
+        ? (o.isTsl && settings.trailing === 'native') || o.modifications > 0
+          ? 'trailing'
+          : 'stop-loss'
+        : o.leg === 'target'
+          ? 'target'
+          : exitTags.has(t.remarks)
+            ? 'square-off'
+            : 'signal';
+    const strategyId = strategyOfTag.get(t.remarks);
+    fills.push({ ts: t.ts, instrument: t.instrument, side: t.side, qty: t.qty, price: t.price, charges: t.charges, tag: t.remarks, orderId: t.orderId, product: t.product, via, ...(strategyId !== undefined ? { strategyId } : {}) });
   });
   const venue = new BacktestVenue(matching, { nativeTrailing: settings.trailing === 'native', clock });
   // The daemon's own engine; candles are fed whole (the replay builds none from ticks), and
@@ -277,6 +293,11 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     ...(input.execution ? { execution: input.execution } : {}),
     buildCandles: false,
     tagPrefix: 'bt',
+  });
+  engine.bus.on('intent', (ev: IntentEvent) => {
+    const i = ev.intent;
+    if (i.kind === 'place' || i.kind === 'smart' || i.kind === 'exit') strategyOfTag.set(i.id, i.strategyId);
+    if (i.kind === 'exit') exitTags.add(i.id);
   });
   const denials = { count: 0, byCode: {} as Record<string, number>, first: [] as Array<{ ts: number; code: string; reason: string }> };
   engine.bus.on('denied', (d: DeniedEvent) => {

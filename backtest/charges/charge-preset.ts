@@ -220,23 +220,37 @@ export interface ChargeModel {
   readonly presets: readonly ChargePreset[];
   /** For the simulated venue: `now` gives the fill time (the virtual clock). */
   calculator(now: () => number): ChargeCalculator;
+  /**
+   * The same charges of one fill, with the name of the preset that priced it (under `auto` the one
+   * chosen by instrument kind and product): the report's breakdown by component and preset.
+   */
+  priced(f: ChargeInput, ts: number): { readonly preset: string; readonly charges: ChargeBreakdown };
 }
 
 const ZERO: ChargeBreakdown = Object.freeze({ brokerage: 0, stt: 0, exchangeCharges: 0, stampDuty: 0, sebiTurnoverCharges: 0, gst: 0, totalCharges: 0 });
 
 /** `--charges` value -> model: `none`, `auto` (by instrument kind and product), a preset name, a YAML path. */
 export function chargeModel(spec: string): ChargeModel {
-  if (spec === 'none') return { name: 'none', presets: [], calculator: () => () => ZERO };
+  if (spec === 'none') return { name: 'none', presets: [], calculator: () => () => ZERO, priced: () => ({ preset: 'none', charges: ZERO }) };
   if (spec === 'auto') {
     const byName = new Map(PRESET_NAMES.map((n) => [n, loadChargePreset(n)] as const));
     return {
       name: 'auto',
       presets: [...byName.values()],
       calculator: (now) => (f: ChargeInput) => chargesAt(byName.get(autoPresetName(f.instrument, f.product))!, f.side, f.qty, f.price, now()),
+      priced: (f, ts) => {
+        const name = autoPresetName(f.instrument, f.product);
+        return { preset: name, charges: chargesAt(byName.get(name)!, f.side, f.qty, f.price, ts) };
+      },
     };
   }
   const preset = loadChargePreset(spec);
-  return { name: preset.name, presets: [preset], calculator: (now) => (f: ChargeInput) => chargesAt(preset, f.side, f.qty, f.price, now()) };
+  return {
+    name: preset.name,
+    presets: [preset],
+    calculator: (now) => (f: ChargeInput) => chargesAt(preset, f.side, f.qty, f.price, now()),
+    priced: (f, ts) => ({ preset: preset.name, charges: chargesAt(preset, f.side, f.qty, f.price, ts) }),
+  };
 }
 
 /** Brokerage + every statutory charge of a breakdown. */

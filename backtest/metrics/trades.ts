@@ -4,8 +4,31 @@
  * the new one. Charges are spread over the parts of a fill in proportion to quantity with
  * cumulative rounding, so the parts add up to the fill's charges to the paisa.
  */
-import type { Side } from '../../src/core/enums.js';
+import type { Product, Side } from '../../src/core/enums.js';
 import type { Paise } from '../../src/core/money.js';
+
+/**
+ * What sent the order a fill belongs to, as the fills and orders tell it: a strategy's own order
+ * (`signal`), a smart order's stop-loss leg (`trailing` when it was trailed, by the venue or by the
+ * engine's modifications), its target leg, or an exit intent (a strategy's square-off at its exit
+ * time, or the kill switch flattening).
+ */
+export const FillVia = { SIGNAL: 'signal', STOP_LOSS: 'stop-loss', TARGET: 'target', TRAILING: 'trailing', SQUARE_OFF: 'square-off' } as const;
+export type FillVia = (typeof FillVia)[keyof typeof FillVia];
+
+/** Why a round trip ended: its closing fill's `FillVia`, or `end-of-data` for a position still open. */
+export const ExitReason = { ...FillVia, END_OF_DATA: 'end-of-data' } as const;
+export type ExitReason = (typeof ExitReason)[keyof typeof ExitReason];
+
+/** The readable name of an exit reason (reports). */
+export const EXIT_REASON_LABEL: Readonly<Record<ExitReason, string>> = {
+  signal: 'signal',
+  'stop-loss': 'stop-loss leg',
+  target: 'target leg',
+  trailing: 'trailing stop',
+  'square-off': 'square-off',
+  'end-of-data': 'end of data',
+};
 
 export interface FillRecord {
   readonly ts: number;
@@ -17,10 +40,16 @@ export interface FillRecord {
   readonly charges: Paise;
   readonly tag: string;
   readonly orderId: string;
+  readonly product?: Product;
+  /** The strategy whose order filled (absent for orders that are not ours). */
+  readonly strategyId?: string;
+  /** What sent the order (absent: `signal`). */
+  readonly via?: FillVia;
 }
 
 export interface TradeRecord {
   readonly instrument: string;
+  readonly strategyId?: string;
   /** `long` (bought first) or `short` (sold first). */
   readonly direction: 'long' | 'short';
   readonly qty: number;
@@ -33,6 +62,10 @@ export interface TradeRecord {
   /** Charges of the entry and exit parts, paise. */
   readonly charges: Paise;
   readonly netPnl: Paise;
+  /** The closing fill's `via`. */
+  readonly exitReason: FillVia;
+  /** The opening fill's `via` (a stop-loss leg can open a position too, when it overfills). */
+  readonly entryVia: FillVia;
 }
 
 export interface OpenLot {
@@ -42,10 +75,13 @@ export interface OpenLot {
   readonly entryTs: number;
   readonly entryPrice: Paise;
   readonly charges: Paise;
+  readonly strategyId?: string;
 }
 
 interface Lot {
   qty: number;
+  readonly via: FillVia;
+  readonly strategyId: string | undefined;
   readonly ts: number;
   readonly price: Paise;
   readonly sign: 1 | -1;
@@ -82,6 +118,7 @@ export function pairTrades(fills: readonly FillRecord[]): { trades: TradeRecord[
       const charges = entryCharges + exitCharges;
       trades.push({
         instrument: f.instrument,
+        ...(lot.strategyId !== undefined ? { strategyId: lot.strategyId } : {}),
         direction: lot.sign === 1 ? 'long' : 'short',
         qty: q,
         entryTs: lot.ts,
@@ -91,17 +128,19 @@ export function pairTrades(fills: readonly FillRecord[]): { trades: TradeRecord[
         grossPnl: gross,
         charges,
         netPnl: gross - charges,
+        exitReason: f.via ?? 'signal',
+        entryVia: lot.via,
       });
       lot.qty -= q;
       rem -= q;
       if (lot.qty === 0) lots.shift();
     }
-    if (rem > 0) lots.push({ qty: rem, ts: f.ts, price: f.price, sign, charges: fillCharges, chargedQty: fillQty });
+    if (rem > 0) lots.push({ qty: rem, via: f.via ?? 'signal', strategyId: f.strategyId, ts: f.ts, price: f.price, sign, charges: fillCharges, chargedQty: fillQty });
   }
   const open: OpenLot[] = [];
   for (const [instrument, lots] of books) {
     for (const l of lots) {
-      open.push({ instrument, direction: l.sign === 1 ? 'long' : 'short', qty: l.qty, entryTs: l.ts, entryPrice: l.price, charges: l.charges });
+      open.push({ instrument, direction: l.sign === 1 ? 'long' : 'short', qty: l.qty, entryTs: l.ts, entryPrice: l.price, charges: l.charges, ...(l.strategyId !== undefined ? { strategyId: l.strategyId } : {}) });
     }
   }
   return { trades, open };

@@ -11,6 +11,8 @@ import { dailyEquity, type Metrics } from '../metrics/performance.js';
 import type { EquityCurve } from '../metrics/equity-curve.js';
 import type { FillRecord, OpenLot, TradeRecord } from '../metrics/trades.js';
 import type { DenialSummary } from '../runner.js';
+import type { CandleSeries } from '../data/candle-series.js';
+import type { ChargeTotals } from './report-numbers.js';
 
 export interface RunDescription {
   readonly strategy: string;
@@ -23,6 +25,8 @@ export interface RunDescription {
   readonly participationRate?: number;
   readonly trailing: string;
   readonly marketProtectionPct: number;
+  /** The command line that ran it, for the report's settings (not in the JSON document). */
+  readonly command?: string;
 }
 
 export interface BacktestReportInput {
@@ -36,6 +40,10 @@ export interface BacktestReportInput {
   readonly metrics: Metrics;
   readonly denials: DenialSummary;
   readonly alerts: ReadonlyArray<{ readonly ts: number; readonly code: string; readonly message: string }>;
+  /** The candles replayed (price charts, the buy-and-hold benchmark, marking open lots). */
+  readonly series?: readonly CandleSeries[];
+  /** Charges by component and preset (absent: the report shows the total only). */
+  readonly chargeTotals?: ChargeTotals;
 }
 
 const rupees = (p: Paise): number => Number(formatRupees(p));

@@ -8,7 +8,7 @@ import { Option, type Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { isInterval, type Interval } from '../../core/candles.js';
 import { ConfigError } from '../../core/errors.js';
-import { parsePaise, formatRupees } from '../../core/money.js';
+import { parsePaise, formatInr } from '../../core/money.js';
 import { rupeesToPaise } from '../../core/rupee-amount.js';
 import { InstrumentTable } from '../../core/instruments.js';
 import { WallClock } from '../../core/clock.js';
@@ -28,6 +28,8 @@ import { describeSummary, type LoadSummary } from '../../../backtest/data/load-s
 import { instrumentsForSeries } from '../../../backtest/data/series-instruments.js';
 import { buildHtmlReport } from '../../../backtest/report/html-report.js';
 import { buildJsonReport, jsonText } from '../../../backtest/report/backtest-result.js';
+import { buildSweepHtml, formatMetric, sweepTableLines } from '../../../backtest/report/sweep-report.js';
+import type { Metrics } from '../../../backtest/metrics/performance.js';
 import { gridOf, parseSweep, scalar } from '../../../backtest/sweep/sweep-grid.js';
 import { RANK_METRICS, isRankMetric, runSweep, type RankMetric } from '../../../backtest/sweep/sweep.js';
 import type { BacktestSettings } from '../../../backtest/runner.js';
@@ -68,6 +70,7 @@ interface BacktestFlags {
   rank: string;
   workers?: string;
   top: string;
+  heatmap?: string;
   progress: boolean;
   cache: boolean;
 }
@@ -242,15 +245,16 @@ async function indexCode(client: BrokerClient, clock: WallClock, underlying: str
   return found.id;
 }
 
-function printMetrics(doc: Record<string, unknown>): void {
-  const m = doc['metrics'] as Record<string, unknown>;
-  const pct = (k: string): string => (typeof m[k] === 'number' ? `${((m[k] as number) * 100).toFixed(2)}%` : 'n/a');
-  const num = (k: string): string => (typeof m[k] === 'number' ? (m[k] as number).toFixed(2) : 'n/a');
+/** The terminal summary: ratios as percentages, money in rupees with Indian grouping. */
+function printMetrics(doc: Record<string, unknown>, m: Metrics): void {
+  const dm = doc['metrics'] as Record<string, unknown>;
+  const f = (k: string): string => formatMetric(k, dm[k]);
+  const inr = (p: number): string => formatInr(Math.round(p));
   const lines = [
-    `candles ${String(doc['candles'])}, fills ${String(m['fills'])}, trades ${String(m['trades'])}`,
-    `final equity ₹${String(doc['final_equity'])} (start ₹${String(doc['starting_cash'])}), total return ${pct('total_return')}, CAGR ${pct('cagr')}`,
-    `Sharpe ${num('sharpe')}, Sortino ${num('sortino')}, max drawdown ${pct('max_drawdown')} over ${num('max_drawdown_duration_days')} days`,
-    `win rate ${pct('win_rate')}, profit factor ${num('profit_factor')}, exposure ${pct('exposure')}, charges ₹${String(m['charges_paid'])}`,
+    `candles ${formatMetric('trades', doc['candles'])}, fills ${f('fills')}, trades ${f('trades')}`,
+    `final equity ${inr(m.finalEquity)} (start ${inr(m.startingCash)}), total return ${f('total_return')}, CAGR ${f('cagr')}`,
+    `Sharpe ${f('sharpe')}, Sortino ${f('sortino')}, max drawdown ${f('max_drawdown')} (${inr(m.drawdown.maxDrawdownAmount)}) over ${f('max_drawdown_duration_days')} days`,
+    `win rate ${f('win_rate')}, profit factor ${f('profit_factor')}, exposure ${f('exposure')}, charges ${inr(m.chargesPaid)}`,
   ];
   const den = doc['denials'] as { count: number; by_code: Record<string, number> };
   const alerts = doc['alerts'] as Array<{ time: string; code: string; message: string }>;
@@ -259,7 +263,34 @@ function printMetrics(doc: Record<string, unknown>): void {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-async function action(f: BacktestFlags): Promise<void> {
+/** A shell word: as is when safe, else single-quoted. */
+const shellWord = (a: string): string => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`);
+
+/**
+ * `tarang backtest` with the flags the user gave (in the order the command defines them), leaving
+ * out `drop`: the reports' settings, so a run can be repeated.
+ */
+function commandLine(cmd: Command, drop: ReadonlySet<string> = new Set()): string {
+  const words = ['tarang', 'backtest'];
+  const values = cmd.opts() as Record<string, unknown>;
+  for (const o of cmd.options) {
+    const key = o.attributeName();
+    if (cmd.getOptionValueSource(key) !== 'cli' || !o.long || drop.has(o.long)) continue;
+    const v = values[key];
+    if (o.negate || typeof v === 'boolean') words.push(o.long);
+    else for (const x of Array.isArray(v) ? v : [v]) words.push(o.long, shellWord(String(x)));
+  }
+  return words.join(' ');
+}
+
+/** Flags that only mean something in a sweep: given without --sweep they are an error, not ignored. */
+const SWEEP_ONLY = ['rank', 'workers', 'top', 'heatmap'] as const;
+
+async function action(f: BacktestFlags, cmd: Command): Promise<void> {
+  if (!f.sweep?.length) {
+    const given = SWEEP_ONLY.filter((k) => cmd.getOptionValueSource(k) === 'cli');
+    if (given.length) throw flagError(given[0]!, `applies to sweeps only; add --sweep name=from..to:step, or leave out ${given.map((g) => `--${g}`).join(' and ')}`);
+  }
   let definition: StrategyDefinition;
   try {
     definition = getStrategy(f.strategy);
@@ -312,6 +343,12 @@ async function action(f: BacktestFlags): Promise<void> {
   if (f.sweep?.length) {
     const axes = f.sweep.map(parseSweep);
     const grid = gridOf(axes);
+    const swept = new Set(axes.map((a) => a.name));
+    const both = keyValues('param', f.param).find(([k]) => swept.has(k));
+    if (both) throw flagError('param', `${both[0]} is swept by --sweep ${both[0]}=...; give it once`);
+    const heatmap = f.heatmap !== undefined ? heatmapAxes(f.heatmap, axes.map((a) => a.name)) : undefined;
+    // What every combination shares (filled in for one-instrument strategies), for the report.
+    const commonParams = Object.fromEntries(Object.entries(params).filter(([k]) => !swept.has(k)));
     const bar = progressBar(f.progress, 'sweep');
     const rows = await runSweep({
       job: { series, instruments: [...instruments.values()], strategy: definition.name, params, settings, charges: f.charges },
@@ -323,29 +360,35 @@ async function action(f: BacktestFlags): Promise<void> {
     bar.stop();
     const top = wholeNumber('top', f.top, 1);
     const names = axes.map((a) => a.name);
-    process.stdout.write(`rank  ${names.map((n) => n.padStart(8)).join(' ')}  ${f.rank.padStart(12)}  total_return  max_drawdown  trades\n`);
-    for (const r of rows.slice(0, top)) {
-      if (r.error !== undefined) continue;
-      const m = r.metrics ?? {};
-      const v = f.rank === 'final_equity' ? r.finalEquity : m[f.rank];
-      process.stdout.write(
-        `${String(r.rank).padStart(4)}  ${names.map((n) => String(r.params[n]).padStart(8)).join(' ')}  ${String(v ?? 'n/a').padStart(12)}  ${String(m['total_return'] ?? 'n/a').padStart(12)}  ${String(m['max_drawdown'] ?? 'n/a').padStart(12)}  ${String(m['trades'] ?? '').padStart(6)}\n`,
-      );
-    }
-    const failed = rows.filter((r) => r.error !== undefined);
-    if (failed.length) process.stdout.write(`${failed.length} combinations failed, e.g. ${JSON.stringify(failed[0]!.params)}: ${failed[0]!.error}\n`);
+    process.stdout.write(`${sweepTableLines(rows, names, f.rank as RankMetric, top).join('\n')}\n`);
     if (f.json) writeFileSync(f.json, jsonText({ report: 'tarang sweep', version: 1, strategy: definition.name, params, rank_by: f.rank, charges: f.charges, rows }));
+    if (f.html) {
+      writeFileSync(
+        f.html,
+        buildSweepHtml({ strategy: definition.name, params: commonParams, axes, rank: f.rank as RankMetric, rows, charges: f.charges, baseCommand: commandLine(cmd, new Set(['--sweep', '--rank', '--workers', '--top', '--heatmap', '--json', '--html'])), ...(heatmap ? { heatmap } : {}) }),
+      );
+      process.stderr.write(`sweep report: ${f.html}\n`);
+    }
     return;
   }
 
   const bar = progressBar(f.progress && series.reduce((a, s) => a + s.length, 0) >= 200_000, 'backtest');
-  const out = await backtest({ definition, params, series, instruments, charges: f.charges, sources, ...settings, onProgress: (d, t) => bar.update(d, t) });
+  const out = await backtest({ definition, params, series, instruments, charges: f.charges, sources, ...settings, command: commandLine(cmd), onProgress: (d, t) => bar.update(d, t) });
   bar.stop();
   const doc = buildJsonReport(out.report);
-  printMetrics(doc);
+  printMetrics(doc, out.metrics);
   if (f.json) writeFileSync(f.json, jsonText(doc));
   if (f.html) writeFileSync(f.html, buildHtmlReport(out.report));
-  if (out.run.fills.length === 0) process.stderr.write(`note: no fills; final equity ₹${formatRupees(cash)} is the starting cash\n`);
+  if (out.run.fills.length === 0) process.stderr.write(`note: no fills; final equity ${formatInr(cash)} is the starting cash\n`);
+}
+
+/** `--heatmap fast,slow`: two swept parameters for the sweep report's axes. */
+function heatmapAxes(text: string, swept: readonly string[]): [string, string] {
+  const parts = text.split(',').map((p) => p.trim());
+  if (parts.length !== 2 || parts[0] === parts[1]) throw flagError('heatmap', `expected two different swept parameters, e.g. ${swept.slice(0, 2).join(',') || 'fast,slow'}; got ${JSON.stringify(text)}`);
+  const unknown = parts.find((p) => !swept.includes(p));
+  if (unknown !== undefined) throw flagError('heatmap', `${unknown} is not swept (swept: ${swept.join(', ')})`);
+  return [parts[0]!, parts[1]!];
 }
 
 /**
@@ -395,12 +438,13 @@ export function register(program: Command): void {
     .option('--market-protection <pct>', 'MARKET orders work as LIMIT at last price +/- this %, as the broker converts them (default 3, config/market-rules/retail-algo.yaml)')
     .addOption(new Option('--trailing <mode>', 'trailing stops trailed by the venue model or emulated by the engine').choices(['native', 'emulated']).default('native'))
     .option('--json <file>', 'write the JSON report')
-    .option('--html <file>', 'write the self-contained HTML report')
+    .option('--html <file>', 'write the self-contained HTML report (with --sweep: the sweep report, a heatmap and the ranked table)')
     .option('--sweep <name=from..to:step>', 'sweep a parameter (repeatable; also name=a,b,c)', collect)
     .option('--rank <metric>', `rank sweep results by ${RANK_METRICS.join(', ')}`, 'sharpe')
     .option('--workers <n>', 'sweep worker threads (default: all cores)')
     .option('--top <n>', 'sweep rows to print', '10')
+    .option('--heatmap <x,y>', 'the two swept parameters on the sweep report\'s heatmap (default: the first two --sweep)')
     .option('--no-progress', 'no progress bar')
     .option('--no-cache', 'do not use the candle download cache')
-    .action(async (flags: BacktestFlags) => action(flags));
+    .action(async (flags: BacktestFlags, cmd: Command) => action(flags, cmd));
 }

@@ -69,4 +69,22 @@ describe('tarang backtest --sweep', () => {
     expect(outOne).toMatch(/^rank +fast +slow +sharpe/m);
     expect(outOne).toMatch(/2 combinations failed/);
   }, 60_000);
+
+  it('writes a heatmap report with --html: one cell per pair, ranks in percentages, each row repeatable', async () => {
+    const data = join(dir, 'walk-html.csv');
+    writeSyntheticMinuteCsv(data, { candles: 3_000, seed: 12 });
+    const html = join(dir, 'sweep.html');
+    const out = await cli(['--data', data, '--param', 'qty=10', '--charges', 'none', '--sweep', 'slow=10..30:10', '--sweep', 'fast=5..15:5', '--heatmap', 'fast,slow', '--rank', 'total_return', '--workers', '1', '--html', html]);
+    // Terminal: ratios as percentages, money grouped the Indian way.
+    expect(out).toMatch(/^ +1 +\d+ +\d+ +-?\d+\.\d\d% +-?\d+\.\d\d% +\d+ +₹[\d,]+\.\d\d$/m);
+    const page = readFileSync(html, 'utf8');
+    const heat = page.slice(page.indexOf('<table class="heat">'), page.indexOf('</table>', page.indexOf('<table class="heat">')));
+    // fast across (5, 10, 15), slow down (10, 20, 30): 9 cells, two of them invalid (fast >= slow).
+    expect(heat.slice(0, heat.indexOf('</thead>')).match(/<th>(5|10|15)<\/th>/g)).toHaveLength(3);
+    expect(heat.match(/<tr><th>(10|20|30)<\/th>/g)).toHaveLength(3);
+    expect(heat.match(/<td style="background:hsl[^"]*"[^>]*><a href="#row-\d+">-?\d+\.\d\d%<\/a><\/td>/g)).toHaveLength(7);
+    expect(heat.match(/>invalid</g)).toHaveLength(2);
+    // Each ranked row says how to run it alone.
+    expect(page).toMatch(/<tr id="row-\d+"><td>1<\/td>.*<code>tarang backtest --data \S+ --param qty=10 --charges none --no-progress --param slow=\d+ --param fast=\d+<\/code>/);
+  }, 60_000);
 });

@@ -50,7 +50,8 @@ describe('tarang backtest', () => {
     const json = join(dir, 'out.json');
     const html = join(dir, 'out.html');
     const stdout = await cli(['--data', csv, '--strategy', 'sma-cross', '--param', 'fast=3', '--param', 'slow=8', '--param', 'qty=10', '--cash', '1 lakh', '--charges', 'none', '--json', json, '--html', html]);
-    expect(stdout).toMatch(/final equity ₹/);
+    // Money the Indian way in the terminal summary.
+    expect(stdout).toMatch(/final equity -?₹[\d,]+\.\d\d \(start ₹1,00,000\.00\)/);
     const doc = JSON.parse(readFileSync(json, 'utf8'));
     expect(doc.starting_cash).toBe(100000);
     expect(doc.candles).toBe(120);
@@ -69,11 +70,13 @@ describe('tarang backtest', () => {
     expect(Object.keys(doc.metrics)).toEqual(expect.arrayContaining(['total_return', 'cagr', 'sharpe', 'sortino', 'max_drawdown', 'max_drawdown_duration_days', 'win_rate', 'profit_factor', 'exposure', 'charges_paid']));
     const page = readFileSync(html, 'utf8');
     expect(page).toMatch(/^<!doctype html>/);
-    expect(page).toContain('<svg');
-    expect(page).toContain('Drawdown');
-    expect(page).toContain('<table');
-    // Self-contained: no script, no external stylesheet, image or link.
-    expect(page).not.toMatch(/<script|<link|src=|href=|url\(/i);
+    expect(page.includes('<div class="chart" id="equity-chart">')).toBe(true);
+    expect(page.includes('<div class="chart" id="price-chart">')).toBe(true);
+    // The settings name the command that made it.
+    expect(page).toMatch(/tarang backtest --data \S+tiny\.csv --strategy sma-cross --param fast=3 --param slow=8 --param qty=10 --cash &#39;1 lakh&#39; --charges none --json \S+ --html \S+ --no-progress/);
+    // Self-contained: the chart library inline, no external script, stylesheet, image or link.
+    expect(/<(script|link|img)[^>]+(src|href)=/i.test(page)).toBe(false);
+    expect(page.slice(0, page.indexOf('</style>')).includes('url(')).toBe(false);
   });
 
   it('refuses bad flags with a message naming the flag', async () => {
@@ -87,7 +90,13 @@ describe('tarang backtest', () => {
     await expect(cli(['--strategy', 'sma-cross'])).rejects.toThrow(/give the candles with --data/);
     await expect(cli(['--data', csv, '--symbol', 'NSE_1'])).rejects.toThrow(/use one of --data, --symbol, --expired and --expired-expiry, not --data and --symbol/);
     await expect(cli(['--data', csv, '--param', 'qty=1', '--slippage', '-1'])).rejects.toThrow(/--slippage: expected a whole number >= 0/);
-    await expect(cli(['--data', csv, '--param', 'qty=1', '--rank', 'luck'])).rejects.toThrow(/--rank: expected one of sharpe/);
+    await expect(cli(['--data', csv, '--param', 'qty=1', '--sweep', 'fast=3,4', '--rank', 'luck'])).rejects.toThrow(/--rank: expected one of sharpe/);
+    // Sweep-only flags without a sweep are refused, never ignored.
+    await expect(cli(['--data', csv, '--param', 'qty=1', '--rank', 'sharpe'])).rejects.toThrow(/--rank: applies to sweeps only/);
+    await expect(cli(['--data', csv, '--param', 'qty=1', '--top', '3', '--workers', '1'])).rejects.toThrow(/--workers: applies to sweeps only; .* leave out --workers and --top/);
+    await expect(cli(['--data', csv, '--param', 'qty=1', '--heatmap', 'fast,slow'])).rejects.toThrow(/--heatmap: applies to sweeps only/);
+    await expect(cli(['--data', csv, '--param', 'qty=1', '--param', 'fast=3', '--sweep', 'fast=3,4'])).rejects.toThrow(/--param: fast is swept by --sweep fast=\.\.\.; give it once/);
+    await expect(cli(['--data', csv, '--param', 'qty=1', '--sweep', 'fast=3,4', '--sweep', 'slow=8,9', '--heatmap', 'fast,qty'])).rejects.toThrow(/--heatmap: qty is not swept \(swept: fast, slow\)/);
     await expect(cli(['--data', join(dir, 'missing.csv'), '--param', 'qty=1'])).rejects.toThrow(/cannot read candle file/);
     await expect(cli(['--symbol', 'NSE_1', '--param', 'qty=1'])).rejects.toThrow(/--interval: is required with --symbol/);
   });
@@ -98,6 +107,6 @@ describe('tarang backtest', () => {
       ['bin/tarang.js', 'backtest', '--data', data.path('nse-daily/RELIANCE_2017_2022_noheader.csv'), '--columns', 'date,open,high,low,close,turnover,volume,trades', '--instrument', 'RELIANCE', '--param', 'qty=10', '--param', 'fast=10', '--param', 'slow=50', '--charges', 'equity-delivery', '--param', 'product=CNC', '--no-progress'],
       { cwd: packageRoot() },
     );
-    expect(stdout).toMatch(/candles 1277, fills \d+/);
+    expect(stdout).toMatch(/candles 1,277, fills \d+/);
   }, 60_000);
 });
