@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import { WallClock } from '../../core/clock.js';
 import { ConfigError } from '../../core/errors.js';
-import { createLogger } from '../../core/log.js';
+import { createCliLogger } from '../../core/cli-log.js';
 import { formatRupees } from '../../core/money.js';
 import { createBroker, type Broker } from './broker.js';
 import { loadBrokerConfig, type BrokerConfigInput } from './config.js';
@@ -41,7 +41,7 @@ function fileSection(file: string): Partial<BrokerConfigInput> {
   return section as Partial<BrokerConfigInput>;
 }
 
-/** A broker for a one-shot command: wall clock, no renewal timer, logs to stderr at warn. */
+/** A broker for a one-shot command: wall clock, no renewal timer, readable warnings on stderr. */
 export function connect(flags: ConnectionFlags): Broker {
   const fromFile = flags.config ? fileSection(flags.config) : {};
   const config = loadBrokerConfig(
@@ -49,7 +49,7 @@ export function connect(flags: ConnectionFlags): Broker {
     process.env,
     flags.config ?? 'broker settings (flags and TARANG_* environment)',
   );
-  return createBroker(config, { clock: new WallClock(), logger: createLogger({ level: process.env['TARANG_LOG_LEVEL'] ?? 'warn', name: 'broker' }), autoRenew: false });
+  return createBroker(config, { clock: new WallClock(), logger: createCliLogger('broker'), autoRenew: false });
 }
 
 export function cacheDirOf(broker: Broker): string {
