@@ -31,3 +31,42 @@ export function tarang(args: readonly string[], env: Readonly<Record<string, str
     });
   });
 }
+
+export interface RunningBin {
+  /** Resolves with the output so far once `pattern` appears in stdout + stderr. */
+  waitFor(pattern: RegExp, what: string): Promise<{ stdout: string; stderr: string }>;
+  /** Sends SIGTERM and resolves with how the process ended (exit 13 rejects, as above). */
+  stop(): Promise<BinResult>;
+}
+
+/** A long-running `tarang` command (sim, run): wait for what it prints, then stop it. */
+export function startTarang(args: readonly string[], env: Readonly<Record<string, string>> = {}): RunningBin {
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('TARANG_')));
+  const child = spawn(process.execPath, ['bin/tarang.js', ...args], { cwd: packageRoot(), env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  const waiters: Array<() => void> = [];
+  const poke = (): void => waiters.splice(0).forEach((w) => w());
+  child.stdout.on('data', (d: Buffer) => ((stdout += d.toString()), poke()));
+  child.stderr.on('data', (d: Buffer) => ((stderr += d.toString()), poke()));
+  const ended = new Promise<BinResult>((resolve, reject) => {
+    child.on('close', (code, signal) => {
+      poke();
+      if (code === 13) reject(new Error(`tarang ${args.join(' ')} exited 13 (unsettled top-level await)\nstderr: ${stderr}`));
+      else resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr });
+    });
+  });
+  return {
+    async waitFor(pattern, what) {
+      while (!pattern.test(stdout + stderr)) {
+        if (child.exitCode !== null) throw new Error(`tarang ${args.join(' ')} ended (code ${child.exitCode}) before ${what}\nstderr: ${stderr}`);
+        await new Promise<void>((r) => waiters.push(r));
+      }
+      return { stdout, stderr };
+    },
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return ended;
+    },
+  };
+}
