@@ -1,15 +1,5 @@
-/** Entry point of the `tarang` bin: parse argv and run; a coded error prints cleanly, not as a stack. */
-import { isTarangError, describeError } from '../core/errors.js';
+/** Entry point of the `tarang` bin: run the command line to its end (src/cli/execute.ts). */
+import { execute } from './execute.js';
 import { buildProgram } from './program.js';
 
-try {
-  await buildProgram().parseAsync(process.argv);
-} catch (e) {
-  if (isTarangError(e)) {
-    process.stderr.write(`tarang: ${e.message} [${e.code}]\n`);
-  } else {
-    process.stderr.write(`tarang: ${describeError(e)}\n`);
-    if (process.env['TARANG_DEBUG']) process.stderr.write(`${(e as Error).stack ?? ''}\n`);
-  }
-  process.exitCode = 1;
-}
+process.exitCode = await execute(buildProgram(), process.argv);

@@ -94,6 +94,8 @@ export class Daemon {
   private store: Store | undefined;
   private ownsStore = false;
   private engine: Engine | undefined;
+  /** The instruments the daemon loaded: `ctl status` shows symbols beside scrip codes. */
+  private instrumentTable: InstrumentTable | undefined;
   private recorder: EventRecorder | undefined;
   private ops: OpsServer | undefined;
   private feedSub: Subscription | undefined;
@@ -184,6 +186,7 @@ export class Daemon {
       }
       const list = await session.instruments();
       const table = new InstrumentTable(list);
+      this.instrumentTable = table;
       this.log.info({ instruments: table.size }, 'daemon: instrument master loaded');
       const specs = await loadStrategySpecs(c.strategies, {
         lookup: this.o.strategies,
@@ -430,7 +433,7 @@ export class Daemon {
       fills: s.fills,
       denials: s.denials,
       pnlPaise: s.pnl,
-      positions: s.positions,
+      positions: s.positions.map((p) => ({ ...p, symbol: this.instrumentTable?.get(p.instrument)?.tradingSymbol ?? null })),
       connections: h.connections,
       ...(this.engine ? { engine: this.engine.summary() } : {}),
     };

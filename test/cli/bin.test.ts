@@ -1,20 +1,17 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { packageRoot } from '../../src/core/paths.js';
-
-const run = promisify(execFile);
+import { tarang } from '../support/tarang-bin.js';
 
 describe('tarang bin', () => {
   it('prints its help with the subcommands', async () => {
-    const { stdout } = await run(process.execPath, ['bin/tarang.js', '--help'], { cwd: packageRoot() });
-    expect(stdout).toContain('Usage: tarang');
-    expect(stdout).toContain('demo');
+    const r = await tarang(['--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Usage: tarang');
+    expect(r.stdout).toContain('demo');
   });
 
   it('fails with a clear message on an unknown command', async () => {
-    await expect(run(process.execPath, ['bin/tarang.js', 'no-such-command'], { cwd: packageRoot() })).rejects.toMatchObject({
-      stderr: expect.stringContaining("unknown command 'no-such-command'"),
-    });
+    const r = await tarang(['no-such-command']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain("unknown command 'no-such-command'");
   });
 });

@@ -8,8 +8,8 @@ import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import { WallClock } from '../../core/clock.js';
 import { ConfigError } from '../../core/errors.js';
-import { createLogger } from '../../core/log.js';
-import { formatRupees } from '../../core/money.js';
+import { createCliLogger } from '../../core/cli-log.js';
+import { formatInr, PAISE_PER_RUPEE } from '../../core/money.js';
 import { createBroker, type Broker } from './broker.js';
 import { loadBrokerConfig, type BrokerConfigInput } from './config.js';
 import { defaultCacheDir } from './helpers/cache-dir.js';
@@ -41,7 +41,7 @@ function fileSection(file: string): Partial<BrokerConfigInput> {
   return section as Partial<BrokerConfigInput>;
 }
 
-/** A broker for a one-shot command: wall clock, no renewal timer, logs to stderr at warn. */
+/** A broker for a one-shot command: wall clock, no renewal timer, readable warnings on stderr. */
 export function connect(flags: ConnectionFlags): Broker {
   const fromFile = flags.config ? fileSection(flags.config) : {};
   const config = loadBrokerConfig(
@@ -49,7 +49,7 @@ export function connect(flags: ConnectionFlags): Broker {
     process.env,
     flags.config ?? 'broker settings (flags and TARANG_* environment)',
   );
-  return createBroker(config, { clock: new WallClock(), logger: createLogger({ level: process.env['TARANG_LOG_LEVEL'] ?? 'warn', name: 'broker' }), autoRenew: false });
+  return createBroker(config, { clock: new WallClock(), logger: createCliLogger('broker'), autoRenew: false });
 }
 
 export function cacheDirOf(broker: Broker): string {
@@ -68,9 +68,14 @@ export async function withBroker<T>(flags: ConnectionFlags, fn: (b: Broker) => P
 
 export type Cell = string | number | boolean | undefined | null;
 
-/** Paise as a rupee string, blank when absent. */
-export function rupees(p: number | undefined): string {
-  return p === undefined ? '' : formatRupees(Math.round(p));
+/** Paise as rupees with Indian grouping (`₹10,00,000.00`, `-₹421.38`), blank when absent. */
+export function rupees(p: number | undefined | null): string {
+  return p === undefined || p === null ? '' : formatInr(Math.round(p));
+}
+
+/** A rupee amount the broker sends as a number (funds, positions) shown like `rupees`. */
+export function rupeeAmount(r: number | undefined | null): string {
+  return r === undefined || r === null ? '' : formatInr(Math.round(r * PAISE_PER_RUPEE));
 }
 
 /** An aligned text table (numbers right-aligned). */
@@ -79,7 +84,7 @@ export function table(rows: ReadonlyArray<Record<string, Cell>>, columns?: reado
   const cols = columns ?? Object.keys(rows[0]!);
   const text = rows.map((r) => cols.map((c) => (r[c] === undefined || r[c] === null ? '' : String(r[c]))));
   const widths = cols.map((c, i) => Math.max(c.length, ...text.map((t) => t[i]!.length)));
-  const numeric = cols.map((c) => rows.every((r) => r[c] === undefined || r[c] === null || typeof r[c] === 'number' || /^-?[\d,]+(\.\d+)?$/.test(String(r[c]))));
+  const numeric = cols.map((c) => rows.every((r) => r[c] === undefined || r[c] === null || typeof r[c] === 'number' || /^-?₹?[\d,]+(\.\d+)?$/.test(String(r[c]))));
   const fmt = (cells: readonly string[]) => cells.map((s, i) => (numeric[i] ? s.padStart(widths[i]!) : s.padEnd(widths[i]!))).join('  ').trimEnd();
   return [fmt(cols), fmt(widths.map((w) => '-'.repeat(w))), ...text.map(fmt)].join('\n') + '\n';
 }
@@ -88,8 +93,18 @@ export function print(flags: { json?: boolean }, value: unknown, asTable: () => 
   process.stdout.write(flags.json ? `${JSON.stringify(value, null, 2)}\n` : asTable());
 }
 
-/** A key/value listing for one record. */
-export function keyValues(rec: Record<string, Cell | Record<string, unknown>>): string {
+/** A key/value listing for one record; values right-aligned when they are all numbers or rupees. */
+export function keyValues(rec: Record<string, Cell>): string {
   const w = Math.max(...Object.keys(rec).map((k) => k.length));
-  return Object.entries(rec).map(([k, v]) => `${k.padEnd(w)}  ${typeof v === 'object' && v !== null ? JSON.stringify(v) : (v ?? '')}`).join('\n') + '\n';
+  const text = Object.values(rec).map((v) => (v === undefined || v === null ? '' : String(v)));
+  const numeric = text.every((t) => t === '' || /^-?₹?[\d,]+(\.\d+)?$/.test(t));
+  const vw = Math.max(0, ...text.map((t) => t.length));
+  return Object.keys(rec).map((k, i) => `${k.padEnd(w)}  ${numeric ? text[i]!.padStart(vw) : text[i]}`.trimEnd()).join('\n') + '\n';
+}
+
+/** Keeps the first `limit` rows (all when absent), saying on stderr how many were left out. */
+export function limited<T>(rows: readonly T[], limit: number | undefined, what: string): T[] {
+  if (limit === undefined || rows.length <= limit) return [...rows];
+  process.stderr.write(`showing the first ${limit} of ${rows.length} ${what} (--limit)\n`);
+  return rows.slice(0, limit);
 }

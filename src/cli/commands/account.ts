@@ -1,24 +1,53 @@
 /** `tarang account profile|funds|holdings|positions|orders|trades`: the account as the broker sees it. */
 import type { Command } from 'commander';
-import { keyValues, print, rupees, table, withBroker, withConnection, type ConnectionFlags } from '../../adapters/broker/cli-support.js';
+import { keyValues, print, rupeeAmount, rupees, table, withBroker, withConnection, type ConnectionFlags } from '../../adapters/broker/cli-support.js';
+import type { Funds } from '../../adapters/broker/schemas/account.js';
 import { formatIst } from '../../core/time.js';
 
-const rs = (n: number | undefined) => (n === undefined ? '' : n.toFixed(2));
+/** Words for the broker's balance keys (detailed_avl_balance); an unknown key is shown as sent. */
+const BALANCE_NAMES: Readonly<Record<string, string>> = {
+  eq_cnc: 'equity delivery (CNC)',
+  eq_mis: 'equity intraday (MIS)',
+  eq_mtf: 'equity margin trading (MTF)',
+  future: 'futures',
+  option_buy: 'option buying',
+  option_sell: 'option selling',
+  comm_option_buy: 'commodity option buying',
+};
+
+/** The funds as a person reads them: rupees, Indian grouping, the per-segment balance as a table. */
+export function fundsText(x: Funds): string {
+  const head = keyValues({
+    'opening balance': rupeeAmount(x.sodBalance),
+    'withdrawable': rupeeAmount(x.withdrawalBalance),
+    'funds added': rupeeAmount(x.fundsAdded),
+    'funds withdrawn': rupeeAmount(x.fundsWithdrawn),
+    'pledge received': rupeeAmount(x.pledgeReceived),
+    'pledge remaining': rupeeAmount(x.pledgeRemained),
+    'realized P&L': rupeeAmount(x.realizedPnl),
+    'unrealized P&L': rupeeAmount(x.unrealizedPnl),
+    'brokerage': rupeeAmount(x.brokerage),
+    'equity charges': rupeeAmount(x.eqCharges),
+    'F&O charges': rupeeAmount(x.fnoCharges),
+  });
+  const rows = Object.entries(x.available).map(([k, v]) => ({ 'available for': BALANCE_NAMES[k] ?? k, amount: rupeeAmount(v) }));
+  return `${head}\n${table(rows)}`;
+}
 
 export function register(program: Command): void {
   const account = program.command('account').description('read the broker account: profile, funds, holdings, positions, orders, trades');
 
-  withConnection(account.command('profile').description('user profile (spec 2.1)')).action(async (f: ConnectionFlags) =>
+  withConnection(account.command('profile').description('who you are logged in as: name, client codes, enabled segments')).action(async (f: ConnectionFlags) =>
     withBroker(f, async (b) => {
       const p = await b.client.profile();
       print(f, p, () => keyValues(p));
     }),
   );
 
-  withConnection(account.command('funds').description('balances, P&L and charges (spec 2.2), rupees')).action(async (f: ConnectionFlags) =>
+  withConnection(account.command('funds').description('balances, available margin per segment, P&L and charges')).action(async (f: ConnectionFlags) =>
     withBroker(f, async (b) => {
       const x = await b.client.funds();
-      print(f, x, () => keyValues({ ...x, available: x.available }));
+      print(f, x, () => fundsText(x));
     }),
   );
 
@@ -33,7 +62,7 @@ export function register(program: Command): void {
     withBroker(f, async (b) => {
       const rows = await b.client.positions();
       print(f, rows, () =>
-        table(rows.map((p) => ({ symbol: p.symbol, security_id: p.securityId, product: p.product, net_qty: p.netQty, avg_price: rs(p.avgPrice), buy_qty: p.buyQty, sell_qty: p.sellQty, realized: rs(p.realizedProfit) }))),
+        table(rows.map((p) => ({ symbol: p.symbol, security_id: p.securityId, product: p.product, net_qty: p.netQty, avg_price: rupeeAmount(p.avgPrice), buy_qty: p.buyQty, sell_qty: p.sellQty, realized: rupeeAmount(p.realizedProfit) }))),
       );
     }),
   );

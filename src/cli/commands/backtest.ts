@@ -12,7 +12,7 @@ import { parsePaise, formatInr } from '../../core/money.js';
 import { rupeesToPaise } from '../../core/rupee-amount.js';
 import { InstrumentTable } from '../../core/instruments.js';
 import { WallClock } from '../../core/clock.js';
-import { createLogger } from '../../core/log.js';
+import { createCliLogger } from '../../core/cli-log.js';
 import { getStrategy, strategyNames } from '../../strategies/registry.js';
 import type { StrategyDefinition } from '../../strategies/strategy.js';
 import { OptionDataFeed, withOptionData } from '../../strategies/options/option-data-feed.js';
@@ -195,7 +195,7 @@ async function loadData(f: BacktestFlags, rawParams: Readonly<Record<string, unk
   const { loadBrokerCandles } = await import('../../../backtest/data/broker-source.js');
   const { resolveExpiredContracts } = await import('../../../backtest/data/expired-contracts.js');
   const clock = new WallClock();
-  const broker = createBroker(loadBrokerConfig(), { clock, logger: createLogger({ name: 'backtest', level: process.env['TARANG_LOG_LEVEL'] ?? 'warn' }), autoRenew: false });
+  const broker = createBroker(loadBrokerConfig(), { clock, logger: createCliLogger('backtest'), autoRenew: false });
   const bar = progressBar(f.progress, 'download');
   try {
     if (f.expiredExpiry) {

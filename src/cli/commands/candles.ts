@@ -52,7 +52,7 @@ export function register(program: Command): void {
     if (!(to > from)) throw new InputException('--to must not be before --from', { field: 'to' });
     await withBroker(f, async (b) => {
       const total = candleWindows(interval, from, to).length;
-      const bar = process.stderr.isTTY && total > 1 ? new cliProgress.SingleBar({ format: 'candles [{bar}] {value}/{total} calls', stream: process.stderr }, cliProgress.Presets.shades_classic) : undefined;
+      const bar = process.stderr.isTTY && total > 1 ? new cliProgress.SingleBar({ format: 'candles [{bar}] {value}/{total} calls, eta {eta_formatted}', stream: process.stderr, clearOnComplete: true }, cliProgress.Presets.shades_classic) : undefined;
       bar?.start(total, 0);
       try {
         const r = await fetchCandleRange(b.client, b.clock, { code, interval, from, to, ...(f.cache ? { cacheDir: cacheDirOf(b) } : {}), onProgress: (done) => bar?.update(done) });

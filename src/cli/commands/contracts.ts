@@ -1,6 +1,6 @@
-/** `tarang contracts search|expiries|expired`: derivative contracts and expiries (spec 4.5). */
+/** `tarang contracts search|expiries|expired`: derivative contracts and expiries, current and expired. */
 import type { Command } from 'commander';
-import { print, rupees, table, withBroker, withConnection, type ConnectionFlags } from '../../adapters/broker/cli-support.js';
+import { limited, print, rupees, table, withBroker, withConnection, type ConnectionFlags } from '../../adapters/broker/cli-support.js';
 import { searchContracts, searchExpiredContracts } from '../../adapters/broker/helpers/contracts.js';
 import { InputException } from '../../adapters/broker/errors.js';
 import { InstrumentTypeFilter, type Contract, type ExpiredContract } from '../../adapters/broker/schemas/contracts.js';
@@ -87,13 +87,13 @@ export function register(program: Command): void {
         print(f, rows, () => table(rows.map((c) => ({ symbol: c.tradingSymbol, type: c.instrumentType, expiry: c.expiry, strike: rupees(c.strike), opt: c.optionType, lot: c.lotSize }))));
       if (f.expiries) {
         if (!f.from || !f.to) throw new InputException('--expiries needs --from and --to (at most one year apart)', { field: 'from' });
-        const rows = await b.client.expiredExpiries(f.underlying.toUpperCase(), f.from, f.to);
+        const rows = limited(await b.client.expiredExpiries(f.underlying.toUpperCase(), f.from, f.to), limitOf(f.limit), 'expiries');
         print(f, rows, () => `${rows.join('\n')}\n`);
         return;
       }
       if (f.expiry && !f.from) {
         const type = filters(f).instrumentType;
-        show(await b.client.expiredContracts(f.underlying.toUpperCase(), f.expiry, type));
+        show(limited(await b.client.expiredContracts(f.underlying.toUpperCase(), f.expiry, type), limitOf(f.limit), 'contracts'));
         return;
       }
       if (!f.from || !f.to) throw new InputException('give --expiry for one expired chain, or --from and --to for a search', { field: 'from' });

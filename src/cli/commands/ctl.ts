@@ -11,6 +11,7 @@ import { loadDaemonConfig } from '../../daemon/config.js';
 import { ControlCommand, sendControl } from '../../adapters/ops/ctl-client.js';
 import { readControlToken } from '../../adapters/ops/control-token.js';
 import { defaultStateDir } from '../../daemon/state-dir.js';
+import { statusText } from '../status-text.js';
 
 interface CtlFlags {
   config?: string;
@@ -73,8 +74,7 @@ function readTokenFile(file: string): string {
   }
 }
 
+/** Every command answers with the status after acting; show it the same way, under what was done. */
 function formatAnswer(command: string, a: Record<string, unknown>): string {
-  if (command !== 'status') return `${command}: ${JSON.stringify(a)}\n`;
-  const lines = Object.entries(a).map(([k, v]) => `  ${k.padEnd(16)} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
-  return `daemon status\n${lines.join('\n')}\n`;
+  return command === 'status' ? statusText(a) : `${command}: done\n${statusText(a)}`;
 }

@@ -9,10 +9,10 @@ export function register(program: Command): void {
   withConnection(
     program
       .command('instruments')
-      .description('list the instrument master (spec 2.3), cached for the day')
+      .description('list the instruments you can trade (equity, F&O or indices), downloaded once a day')
       .option('--source <source>', 'equity, fno or index', 'equity')
       .option('--search <text>', 'only instruments whose symbol or trading symbol contains this text')
-      .option('--limit <n>', 'at most this many rows (table output)', '50'),
+      .option('--limit <n>', 'at most this many rows', '50'),
   ).action(async (f: ConnectionFlags & { source: string; search?: string; limit: string }) => {
     const sources = Object.values(MasterSource) as string[];
     if (!sources.includes(f.source)) throw new InputException(`--source: expected one of ${sources.join(', ')}, got ${JSON.stringify(f.source)}`, { field: 'source' });
@@ -22,7 +22,7 @@ export function register(program: Command): void {
       const m = await loadInstrumentMaster(b.client, b.clock, f.source as MasterSource, cacheDirOf(b));
       const needle = f.search?.toUpperCase();
       const rows = needle ? m.instruments.filter((i) => i.symbol.toUpperCase().includes(needle) || i.tradingSymbol.toUpperCase().includes(needle)) : m.instruments;
-      print(f, rows, () => {
+      print(f, rows.slice(0, limit), () => {
         const shown = rows.slice(0, limit).map((i) => ({ id: i.id, symbol: i.tradingSymbol, kind: i.kind, lot: i.lotSize, tick: rupees(i.tickSize), expiry: i.expiry, strike: rupees(i.strike), opt: i.optionType }));
         const tail = `${rows.length} instrument(s)${rows.length > limit ? `, first ${limit} shown (--limit)` : ''}${m.errors.length ? `; ${m.errors.length} unreadable row(s) skipped` : ''}${m.fromCache ? ' [cached]' : ''}\n`;
         return table(shown) + tail;

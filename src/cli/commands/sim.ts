@@ -1,8 +1,13 @@
 /**
  * `tarang sim`: runs the broker simulator until interrupted. The first stdout line is one JSON
  * object (`sim.ready`) with the URLs and the account's secrets, for the process that started it;
- * logs go to stderr and never carry those secrets.
+ * logs go to stderr and never carry those secrets. For a person, it also prints ready-to-paste
+ * `export TARANG_...=` lines on stderr (deliberately, not through the logger: they are the
+ * simulator's own made-up credentials), or writes them to `--exports-file FILE` (mode 0600)
+ * instead. Not `--env-file`: Node 20 takes that flag for itself wherever it appears on the
+ * command line and exits 9.
  */
+import { chmod, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { ConfigError } from '../../core/errors.js';
@@ -32,6 +37,23 @@ function startFlag(v: string): number {
   return ts;
 }
 
+/** A value quoted for a POSIX shell. */
+function shellQuote(v: string): string {
+  return /^[\w@%+=:,./-]+$/.test(v) ? v : `'${v.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The `export TARANG_...=` lines that point the broker commands at this simulator (TOTP login, as live). */
+export function simEnvLines(sim: { baseUrl: string; wsUrl: string; credentials: { api_key: string; mpin: string; totp_secret: string } }): string {
+  const vars: Array<[string, string]> = [
+    ['TARANG_BASE_URL', sim.baseUrl],
+    ['TARANG_WS_URL', sim.wsUrl],
+    ['TARANG_API_KEY', sim.credentials.api_key],
+    ['TARANG_MPIN', sim.credentials.mpin],
+    ['TARANG_TOTP_SECRET', sim.credentials.totp_secret],
+  ];
+  return vars.map(([k, v]) => `export ${k}=${shellQuote(v)}\n`).join('');
+}
+
 export function register(program: Command): void {
   program
     .command('sim')
@@ -42,7 +64,8 @@ export function register(program: Command): void {
     .option('--speed <x>', 'market ms per wall ms (60 plays a day in 6.25 minutes)', speedFlag, 1)
     .option('--start <iso>', 'market time at start (default 09:15 IST of the current or last trading day)', startFlag)
     .option('--tsl <on|off>', 'trailing stop-loss on smart orders (announced: off accepts and ignores it)', 'off')
-    .action(async (opts: { port: number; host: string; seed: number; speed: number; start?: number; tsl: string }) => {
+    .option('--exports-file <file>', 'write the export TARANG_...= lines to this file (mode 0600) instead of printing them')
+    .action(async (opts: { port: number; host: string; seed: number; speed: number; start?: number; tsl: string; exportsFile?: string }) => {
       if (opts.tsl !== 'on' && opts.tsl !== 'off') throw new ConfigError(`--tsl: expected on or off, got ${JSON.stringify(opts.tsl)}`);
       const logger = createLogger({ name: 'sim' });
       const sim = await startSimulator({
@@ -57,6 +80,14 @@ export function register(program: Command): void {
       process.stdout.write(
         `${JSON.stringify({ event: 'sim.ready', base_url: sim.baseUrl, ws_url: sim.wsUrl, ...sim.credentials })}\n`,
       );
+      const lines = simEnvLines(sim);
+      if (opts.exportsFile) {
+        await writeFile(opts.exportsFile, lines, { mode: 0o600 });
+        await chmod(opts.exportsFile, 0o600); // writeFile's mode applies only when it creates the file
+        process.stderr.write(`tarang sim: ready at ${sim.baseUrl}; in another shell run \`. ${shellQuote(opts.exportsFile)}\`, then e.g. \`npx tarang account funds\` (Ctrl-C here stops the simulator)\n`);
+      } else {
+        process.stderr.write(`# tarang sim is ready at ${sim.baseUrl}. Paste these lines into another shell, then run e.g. \`npx tarang account funds\`:\n${lines}`);
+      }
       await new Promise<void>((resolve) => {
         const stop = (signal: string): void => {
           logger.info({ signal }, 'simulator stopping');
