@@ -81,15 +81,20 @@ export async function launchDaemon(o: LaunchOptions): Promise<Launched> {
   let label: string = o.mode;
   let pacer: Pacer | undefined;
   let paperCapital: number | undefined;
+  // The account's session is shared with the CLI and other daemons, except for a simulator in
+  // this process (its credentials exist only here).
+  let shareSession = true;
   const calendar = nseCalendar();
 
   if (o.mode === 'paper') {
     const p: PaperConfig = c.paper ?? PaperSchema.parse({});
     label = `paper x${p.speed}`;
     if (o.attach) {
+      shareSession = false;
       clock = o.attach.clock;
       brokerInput = simulatorBrokerInput(o.attach);
     } else if (p.simulator === 'embedded') {
+      shareSession = false;
       const simClock = o.clock ?? new VirtualClock(paperStart(p, calendar));
       simulator = await startSimulator({
         seed: p.seed,
@@ -129,7 +134,8 @@ export async function launchDaemon(o: LaunchOptions): Promise<Launched> {
     o.mode === 'live'
       ? loadBrokerConfig({ ...brokerInput, ...o.broker }, process.env, `${o.file}: broker`)
       : parseBrokerConfig({ ...brokerInput, ...o.broker }, `${o.file}: paper broker`);
-  const broker = createBroker(brokerConfig, { clock, logger: o.log.child({ component: 'broker' }), calendar, ...o.brokerOptions });
+  const sharedSession = shareSession ? { stateDir: c.stateDir, ...(c.store !== 'memory' ? { redisUrl: c.store } : {}) } : undefined;
+  const broker = createBroker(brokerConfig, { clock, logger: o.log.child({ component: 'broker' }), calendar, ...(sharedSession ? { sharedSession } : {}), ...o.brokerOptions });
   const session = brokerSession({
     broker,
     clock,

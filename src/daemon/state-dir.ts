@@ -1,7 +1,2 @@
-/** Where the daemon keeps local files (control token, default recordings): ~/.tarang unless TARANG_HOME says otherwise. */
-import { homedir } from 'node:os';
-import { join } from 'node:path';
-
-export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env['TARANG_HOME'] || join(homedir(), '.tarang');
-}
+/** The state folder lives in core (the broker's shared session uses it too); re-exported for the daemon. */
+export { defaultStateDir } from '../core/state-dir.js';

@@ -19,6 +19,8 @@ import { createHash } from 'node:crypto';
 import { releaseSharedRateLimiters, sharedRateLimiters, type RateLimiters, type SharedBudget } from './rate-limiter.js';
 import { RedisRateBudget } from '../redis/limiter.js';
 import { TokenManager } from './token-manager.js';
+import type { TokenStore } from './token-store.js';
+import { openTokenStore, type SharedSessionOptions } from './token-store-open.js';
 import { MarketDataStream } from './ws/market-data.js';
 import { OrderUpdateStream, type OrderUpdatesOptions } from './ws/order-updates.js';
 import type { SocketConnection } from './ws/resilient-socket.js';
@@ -37,6 +39,16 @@ export interface BrokerOptions {
   readonly autoRenew?: boolean;
   readonly reconcile?: Partial<ReconcileOptions>;
   readonly random?: () => number;
+  /**
+   * Share the access token, throttle and refused codes with every tarang process of the account
+   * (a file in `stateDir`, or Redis): the CLI, the daemon and backtest downloads set it. Without it
+   * (and without `tokenStore`) the session is this process's own.
+   */
+  readonly sharedSession?: SharedSessionOptions;
+  /** A session store to use as is (tests); not closed by the broker. */
+  readonly tokenStore?: TokenStore;
+  /** The wall clock (TOTP codes, the shared store's times). Default: the real one. */
+  readonly wallClock?: Clock;
 }
 
 export class Broker {
@@ -50,6 +62,8 @@ export class Broker {
   private readonly marketOpen: (now: number) => boolean;
   /** Set when this broker created the process-wide limiters with a Redis budget: it closes them. */
   private ownedLimiters: RateLimiters | undefined;
+  /** The shared session store this broker opened (it closes it). */
+  private ownedStore: TokenStore | undefined;
 
   constructor(
     readonly config: BrokerConfig,
@@ -67,14 +81,23 @@ export class Broker {
       if (shared && !options.sharedBudget) this.ownedLimiters = limiters;
     }
     this.http = new BrokerHttp({ config, clock: this.clock, logger: this.logger, limiters, ...(options.random ? { random: options.random } : {}) });
-    this.tokens = new TokenManager({ config, http: this.http, clock: this.clock, logger: this.logger, autoRenew: options.autoRenew ?? true });
+    const wallClock = options.wallClock ?? new WallClock();
+    const calendar = options.calendar ?? nseCalendar();
+    let store = options.tokenStore;
+    if (!store && options.sharedSession) store = this.ownedStore = openTokenStore(config, options.sharedSession, wallClock);
+    this.tokens = new TokenManager({
+      config,
+      http: this.http,
+      clock: this.clock,
+      logger: this.logger,
+      autoRenew: options.autoRenew ?? true,
+      wallClock,
+      calendar,
+      ...(store ? { store } : {}),
+    });
     this.http.setTokenSource(this.tokens);
     this.client = new BrokerClient({ http: this.http, clock: this.clock, logger: this.logger, algoIds: config.algoIds, ...(options.reconcile ? { reconcile: options.reconcile } : {}) });
-    if (options.marketOpen) this.marketOpen = options.marketOpen;
-    else {
-      const cal = options.calendar ?? nseCalendar();
-      this.marketOpen = (now) => cal.isOpen(now);
-    }
+    this.marketOpen = options.marketOpen ?? ((now) => calendar.isOpen(now));
   }
 
   get limiters(): RateLimiters {
@@ -141,6 +164,7 @@ export class Broker {
   async close(): Promise<void> {
     this.tokens.close();
     await Promise.all([this.market?.stop(), this.orders?.stop()]);
+    await this.ownedStore?.close();
     await this.http.close();
     if (this.ownedLimiters) {
       releaseSharedRateLimiters(this.clock, this.config.baseUrl, this.ownedLimiters);

@@ -13,6 +13,7 @@ import { formatInr, PAISE_PER_RUPEE } from '../../core/money.js';
 import { createBroker, type Broker } from './broker.js';
 import { loadBrokerConfig, type BrokerConfigInput } from './config.js';
 import { defaultCacheDir } from './helpers/cache-dir.js';
+import { defaultStateDir } from '../../core/state-dir.js';
 
 export interface ConnectionFlags {
   readonly config?: string;
@@ -41,7 +42,10 @@ function fileSection(file: string): Partial<BrokerConfigInput> {
   return section as Partial<BrokerConfigInput>;
 }
 
-/** A broker for a one-shot command: wall clock, no renewal timer, readable warnings on stderr. */
+/**
+ * A broker for a one-shot command: wall clock, no renewal timer, logs to stderr at warn, and the
+ * account's shared session (the daemon's token is reused, never replaced by a command beside it).
+ */
 export function connect(flags: ConnectionFlags): Broker {
   const fromFile = flags.config ? fileSection(flags.config) : {};
   const config = loadBrokerConfig(
@@ -49,7 +53,12 @@ export function connect(flags: ConnectionFlags): Broker {
     process.env,
     flags.config ?? 'broker settings (flags and TARANG_* environment)',
   );
-  return createBroker(config, { clock: new WallClock(), logger: createCliLogger('broker'), autoRenew: false });
+  return createBroker(config, {
+    clock: new WallClock(),
+    logger: createCliLogger('broker'),
+    autoRenew: false,
+    sharedSession: { stateDir: defaultStateDir() },
+  });
 }
 
 export function cacheDirOf(broker: Broker): string {

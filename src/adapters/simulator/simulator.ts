@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { AddressInfo } from 'node:net';
 import { nseCalendar, type MarketCalendar } from '../../core/calendar.js';
-import { VirtualClock, type Clock } from '../../core/clock.js';
+import { VirtualClock, WallClock, type Clock } from '../../core/clock.js';
 import { ConfigError } from '../../core/errors.js';
 import { createLogger, type Logger } from '../../core/log.js';
 import { istDate } from '../../core/time.js';
@@ -71,6 +71,8 @@ export interface SimulatorOptions {
   readonly seed?: number;
   /** A clock to run on (tests pass a VirtualClock, which `POST /sim/clock` then moves). */
   readonly clock?: Clock;
+  /** The wall clock TOTP codes are checked against (what an authenticator shows). Default: the real one. */
+  readonly wallClock?: Clock;
   /** Market time at start, epoch ms (ignored with `clock`). Default 09:15 IST of the current or last trading day. */
   readonly start?: number;
   /** Market ms per wall ms (ignored with `clock`). Default 1. */
@@ -114,7 +116,7 @@ export interface RunningSimulator {
   readonly credentials: SimulatorCredentials;
   readonly clock: Clock;
   readonly venue: SimVenue;
-  /** The code the account holder's authenticator shows now (on the simulator's clock). */
+  /** The code the account holder's authenticator shows now (on the wall clock). */
   totpCode(): string;
   close(): Promise<void>;
 }
@@ -152,7 +154,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const lockout = new TotpLockout(clock, { ...DEFAULT_LOCKOUT_POLICY, ...options.lockout }, (alert) =>
     log.warn({ alert: 'totp_lockout', until: alert.until, locks: alert.locksInWindow }, 'ALERT to account holder: token generation locked for 1 hour after repeated wrong TOTP codes'),
   );
-  const tokenService = new TokenService(clock, creds, tokens, lockout);
+  const wallClock = options.wallClock ?? new WallClock();
+  const tokenService = new TokenService(clock, wallClock, creds, tokens, lockout);
   const dashboard = tokens.issueDashboard();
   const requests = new RequestLog(o.requestLogSize);
 
@@ -162,6 +165,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const wsRef: { hub?: WsHub } = {};
   const ctx: SimContext = {
     clock,
+    wallClock,
     clockControl,
     log,
     creds,

@@ -194,8 +194,14 @@ async function loadData(f: BacktestFlags, rawParams: Readonly<Record<string, unk
   const { defaultCacheDir } = await import('../../adapters/broker/helpers/cache-dir.js');
   const { loadBrokerCandles } = await import('../../../backtest/data/broker-source.js');
   const { resolveExpiredContracts } = await import('../../../backtest/data/expired-contracts.js');
+  const { defaultStateDir } = await import('../../core/state-dir.js');
   const clock = new WallClock();
-  const broker = createBroker(loadBrokerConfig(), { clock, logger: createCliLogger('backtest'), autoRenew: false });
+  const broker = createBroker(loadBrokerConfig(), {
+    clock,
+    logger: createCliLogger('backtest'),
+    autoRenew: false,
+    sharedSession: { stateDir: defaultStateDir() },
+  });
   const bar = progressBar(f.progress, 'download');
   try {
     if (f.expiredExpiry) {

@@ -21,7 +21,7 @@ import {
   UserException,
 } from '../../../src/adapters/broker/errors.js';
 import { ProfileSchema } from '../../../src/adapters/broker/schemas/account.js';
-import type { Clock } from '../../../src/core/clock.js';
+import { WallClock } from '../../../src/core/clock.js';
 import { silentLogger } from '../../../src/core/log.js';
 import { until } from '../../support/wait.js';
 import type { PlaceOrderRequest } from '../../../src/adapters/broker/schemas/orders.js';
@@ -248,6 +248,8 @@ describe('tokens', () => {
       expect(e).toBeInstanceOf(TokenGenerationBlocked);
       expect((e as TokenGenerationBlocked).context['reason']).toBe('wrong_totp');
       expect((e as TokenGenerationBlocked).message).toMatch(/TARANG_TOTP_SECRET/);
+      // The simulator's market clock is hours off the wall clock; that is not this machine's drift.
+      expect((e as TokenGenerationBlocked).message).not.toMatch(/NTP|clock is \d+ s/);
       const again = await catchErr(b.client.funds());
       expect(again).toBe(e);
       expect(await requestsTo('/generate/token')).toBe(calls + 1);
@@ -256,14 +258,17 @@ describe('tokens', () => {
     }
   });
 
-  it('blames the clock when it is a minute off the broker Date header', async () => {
+  it('blames the clock when the wall clock is a minute off the broker Date header, allowing for the simulator market clock shift', async () => {
     await h.control('POST', '/sim/clock', { advance_ms: 61_000 });
     const c = h.sim.credentials;
     const sim = h.sim.clock;
-    const skewed: Clock = { now: () => sim.now() + 120_000, setTimeout: sim.setTimeout.bind(sim), setInterval: sim.setInterval.bind(sim), sleep: sim.sleep.bind(sim), scheduler: sim.scheduler };
+    // Codes come from the wall clock: this machine's runs two minutes ahead. The simulator's own
+    // market clock is far from the wall (its Date header); only the wall difference is drift.
+    const skewedWall = new WallClock({ start: new WallClock().now() + 120_000 });
     const config = parseBrokerConfig({ baseUrl: h.sim.baseUrl, wsUrl: h.sim.wsUrl, apiKey: c.api_key, mpin: c.mpin, totpSecret: c.totp_secret });
-    const b = createBroker(config, { clock: skewed, logger: silentLogger(), limiters: new RateLimiters(sim) });
+    const b = createBroker(config, { clock: sim, wallClock: skewedWall, logger: silentLogger(), limiters: new RateLimiters(sim) });
     try {
+      expect(Math.abs(sim.now() - new WallClock().now())).toBeGreaterThan(10 * 60_000);
       const e = await catchErr(b.tokens.token());
       expect(e).toBeInstanceOf(TokenGenerationBlocked);
       expect((e as TokenGenerationBlocked).context['reason']).toBe('clock_drift');

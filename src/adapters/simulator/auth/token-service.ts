@@ -1,7 +1,12 @@
 /**
  * `POST /generate/token` as a pure decision over the account's state: api key, lockout gate,
- * mpin, TOTP code (RFC 6238, SHA-1, 6 digits, 30 s, codes from the simulator's clock), then a new
- * TOTP token. Each rejection carries what a client needs to tell the cases apart.
+ * mpin, TOTP code (RFC 6238, SHA-1, 6 digits, 30 s), then a new TOTP token. Each rejection carries
+ * what a client needs to tell the cases apart.
+ *
+ * Two clocks: codes are checked against the wall clock, because that is what the holder's
+ * authenticator app shows whatever market time the simulator plays (09:15 at start, moved by
+ * `--speed` and `POST /sim/clock`); the lockout, the throttle and token lifetimes are the
+ * broker's rules and run on the market clock with everything else.
  */
 import { Secret, TOTP } from 'otpauth';
 import type { Clock } from '../../../core/clock.js';
@@ -47,6 +52,8 @@ export class TokenService {
 
   constructor(
     private readonly clock: Clock,
+    /** What an authenticator shows (src/core/clock.ts WallClock outside tests). */
+    private readonly wallClock: Clock,
     private readonly creds: SimCredentials,
     private readonly tokens: TokenRegistry,
     private readonly lockout: TotpLockout,
@@ -69,10 +76,10 @@ export class TokenService {
     this.totpSecret = Secret.fromBase32(base32);
   }
 
-  /** The code the holder's authenticator shows now (tests and the CLI use it). */
+  /** The code the holder's authenticator shows now, on the wall clock (tests and the CLI use it). */
   currentCode(offsetMs = 0): string {
     if (!this.totpSecret) throw new Error('TOTP is disabled');
-    return TOTP.generate({ secret: this.totpSecretObj(), algorithm: 'SHA1', digits: 6, period: 30, timestamp: this.clock.now() + offsetMs });
+    return TOTP.generate({ secret: this.totpSecretObj(), algorithm: 'SHA1', digits: 6, period: 30, timestamp: this.wallClock.now() + offsetMs });
   }
 
   generate(req: TokenRequest): TokenOutcome {
@@ -108,7 +115,7 @@ export class TokenService {
       algorithm: 'SHA1',
       digits: 6,
       period: 30,
-      timestamp: now,
+      timestamp: this.wallClock.now(),
       window: TOTP_WINDOW,
     });
     if (delta === null) {

@@ -3,8 +3,10 @@
  * 1. onRequest: non-control calls draw the injected faults (timeout: never answered; 5xx).
  * 2. preHandler: injected latency, then token check (403 TokenException), rate limit (429 with
  *    X-RateLimit-* and Retry-After), static IP for order writes; control calls check the admin key.
- * 3. onSend: the `Date` header from the simulator clock; a read whose token died while in flight
- *    is answered 403 instead (spec 3.2: revocation acts on in-flight calls too).
+ * 3. onSend: the `Date` header from the simulator clock, and `X-Sim-Clock-Offset-Ms` (market clock
+ *    minus wall clock) so a client checking its clock for TOTP does not take the market clock's
+ *    shift for drift; a read whose token died while in flight is answered 403 instead (spec 3.2:
+ *    revocation acts on in-flight calls too).
  * 4. onResponse: the request log.
  */
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
@@ -84,6 +86,7 @@ export function buildApp(ctx: SimContext, modules: readonly RouteModule[]): Fast
 
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('Date', new Date(ctx.clock.now()).toUTCString());
+    reply.header('X-Sim-Clock-Offset-Ms', String(ctx.clock.now() - ctx.wallClock.now()));
     const meta = routeMeta(request);
     if (request.simToken !== undefined && !meta.write && reply.statusCode < 300) {
       const check = ctx.tokens.check(request.simToken);

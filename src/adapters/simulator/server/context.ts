@@ -20,7 +20,10 @@ import type { HeldCalls } from './held-calls.js';
 export const SIM_USER_ID = 'SIM0001';
 
 export interface SimContext {
+  /** The market clock: every rule of the venue runs on it. */
   readonly clock: Clock;
+  /** Wall time: TOTP codes, and the offset the `X-Sim-Clock-Offset-Ms` header reports. */
+  readonly wallClock: Clock;
   readonly clockControl: ClockControl;
   readonly log: Logger;
   readonly creds: SimCredentials;

@@ -2,6 +2,7 @@ import { TOTP, Secret } from 'otpauth';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
+import { WallClock } from '../../../../src/core/clock.js';
 import { createLogger } from '../../../../src/core/log.js';
 import { startHarness, type Harness } from '../server/sim-harness.js';
 
@@ -30,9 +31,10 @@ interface Body {
   data?: { token: string };
 }
 
-/** The code an authenticator app shows at the simulator's time (read from its Date header). */
+/** An authenticator app: the code on the wall clock, whatever the simulator's market clock says. */
+const authenticator = new WallClock();
 function code(offsetMs = 0): string {
-  return TOTP.generate({ secret: Secret.fromBase32(h.sim.credentials.totp_secret), timestamp: h.clock.now() + offsetMs });
+  return TOTP.generate({ secret: Secret.fromBase32(h.sim.credentials.totp_secret), timestamp: authenticator.now() + offsetMs });
 }
 
 function generate(body: Record<string, unknown>, apiKey = h.sim.credentials.api_key) {
@@ -213,7 +215,7 @@ describe('token lifetimes (spec 3.2)', () => {
     expect(g.status).toBe(403);
     expect(g.body.reason).toBe('totp_disabled');
     const enrol = await h.admin<{ data: { totp_secret: string } }>('POST', '/sim/totp/enable');
-    const newCode = TOTP.generate({ secret: Secret.fromBase32(enrol.body.data.totp_secret), timestamp: h.clock.now() });
+    const newCode = TOTP.generate({ secret: Secret.fromBase32(enrol.body.data.totp_secret), timestamp: authenticator.now() });
     const ok = await generate({ mpin: h.sim.credentials.mpin, totp: newCode });
     expect(ok.status, ok.text).toBe(200);
   });
