@@ -1,0 +1,55 @@
+/**
+ * Issue 13 through `tarang backtest`: a smart order's legs armed at a point of a candle's path see
+ * the rest of that path (here orb-smart's target, reached after the entry fired on the same
+ * segment), and every fill lies inside its candle.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { register } from '../../../src/cli/commands/backtest.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tarang-bt-path-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function cli(args: string[]): Promise<string> {
+  const program = new Command('tarang').exitOverride();
+  register(program);
+  let out = '';
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((out += String(s)), true));
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  try {
+    await program.parseAsync(['node', 'tarang', 'backtest', '--no-progress', ...args]);
+  } finally {
+    spy.mockRestore();
+    err.mockRestore();
+  }
+  return out;
+}
+
+const hm = (m: number): string => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+
+describe('tarang backtest: legs see the rest of the path they armed on', () => {
+  it('orb-smart: the entry fires on the way up to 107.00 and the target at 106.65 fills on the same segment', async () => {
+    const csv = join(dir, 'orb.csv');
+    const rows = ['Date,Time,Open,High,Low,Close,Volume'];
+    const open = 9 * 60 + 15;
+    // Opening range 99.00-101.00, a breakout close at 101.50 (TRIGGER BUY 101.55, stop 99.00,
+    // target 2R = 106.65), then one candle up through both, closing at 102.00, and a flat tail.
+    for (let i = 0; i < 15; i++) rows.push(`2024-01-02,${hm(open + i)},100,101,99,100,1000`);
+    rows.push(`2024-01-02,${hm(open + 15)},100.5,101.6,100.4,101.5,1000`);
+    rows.push(`2024-01-02,${hm(open + 16)},101.5,107,101.4,102,1000`);
+    for (let i = 17; i < 30; i++) rows.push(`2024-01-02,${hm(open + i)},102,102,102,102,1000`);
+    writeFileSync(csv, rows.join('\n') + '\n');
+    const json = join(dir, 'orb.json');
+    await cli(['--data', csv, '--instrument', 'NSE_1', '--strategy', 'orb-smart', '--param', 'instrument=NSE_1', '--param', 'qty=10', '--charges', 'none', '--json', json]);
+    const doc = JSON.parse(readFileSync(json, 'utf8')) as { fills: Array<{ time: string; side: string; price: number }> };
+    // Before issue 13 the target was only checked from the next path point (101.40, 102.00) and the
+    // trade was squared off later at 102.00.
+    expect(doc.fills.map((f) => [f.time.slice(11, 19), f.side, f.price])).toEqual([
+      ['09:31:20', 'BUY', 101.55],
+      ['09:31:20', 'SELL', 106.65],
+    ]);
+  });
+});
