@@ -375,14 +375,17 @@ export class MatchingEngine {
     const mode: UpdateMode = u.mode ?? 'tick';
     const budget: SideBudget = { BUY: u.availableQty ?? Infinity, SELL: u.availableQty ?? Infinity };
     let filled = 0;
+    st.armedLegs = 0;
     let pass = [...book.working];
-    while (pass.length > 0) {
+    for (;;) {
       for (const o of pass) {
         const armedAt = o.armedAt;
         o.armedAt = undefined;
         filled += this.matchOne(o, book, u, mode, budget, armedAt ?? from);
       }
       // Legs armed by this update's fills see the rest of its path, from the point they armed at.
+      if (st.armedLegs === 0) break;
+      st.armedLegs = 0;
       pass = book.working.filter((o) => o.armedAt !== undefined);
     }
     st.flush();

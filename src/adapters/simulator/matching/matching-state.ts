@@ -80,6 +80,8 @@ export class MatchingState {
    * by that fill see the update's path from there on (`OrderState.armedAt`).
    */
   fillPoint: Paise | undefined;
+  /** Legs armed at a `fillPoint` since `onMarket` last looked (it then checks them in the same update). */
+  armedLegs = 0;
 
   constructor(options: MatchingEngineOptions) {
     this.settings = resolveSettings(options);
