@@ -1,7 +1,7 @@
 /**
  * Issue 13 through `tarang backtest`: a smart order's legs armed at a point of a candle's path see
  * the rest of that path (here orb-smart's target, reached after the entry fired on the same
- * segment), and every fill lies inside its candle.
+ * segment), and an order that ends unfilled gives its funds reservation back.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,6 +50,31 @@ describe('tarang backtest: legs see the rest of the path they armed on', () => {
     expect(doc.fills.map((f) => [f.time.slice(11, 19), f.side, f.price])).toEqual([
       ['09:31:20', 'BUY', 101.55],
       ['09:31:20', 'SELL', 106.65],
+    ]);
+  });
+});
+
+describe('tarang backtest: an unfilled order gives its funds back', () => {
+  it('orb-smart: the entry cancelled unfilled on day 1 does not lock out day 2 (cash for one entry)', async () => {
+    const csv = join(dir, 'funds.csv');
+    const rows = ['Date,Time,Open,High,Low,Close,Volume'];
+    for (const [day, fills] of [['2024-01-02', false], ['2024-01-03', true]] as const) {
+      for (let i = 0; i < 375; i++) {
+        // Range 99-101, breakout close 101.50 (TRIGGER BUY 101.55); day 1 never reaches 101.55.
+        const bar = i < 15 ? '100,101,99,100' : i === 15 ? '100.5,101.6,100.4,101.5' : i === 16 && fills ? '101.5,103,101.4,102.5' : fills ? '102.5,102.6,102.4,102.5' : '101,101.5,100.8,101';
+        rows.push(`${day},${hm(9 * 60 + 15 + i)},${bar},1000`);
+      }
+    }
+    writeFileSync(csv, rows.join('\n') + '\n');
+    const json = join(dir, 'funds.json');
+    // 1000 x 101.55 intraday needs 20,310.00 of margin; 30,000.00 fits one entry, not two.
+    await cli(['--data', csv, '--instrument', 'NSE_1', '--strategy', 'orb-smart', '--param', 'instrument=NSE_1', '--param', 'qty=1000', '--cash', '30000', '--charges', 'none', '--json', json]);
+    const doc = JSON.parse(readFileSync(json, 'utf8')) as { fills: Array<{ time: string; side: string; price: number }>; denials: { count: number } };
+    // Before issue 13: INSUFFICIENT_FUNDS "needs margin 20310.00, available 9690.00" on day 2.
+    expect(doc.denials.count).toBe(0);
+    expect(doc.fills.map((f) => [f.time.slice(0, 10), f.side, f.price])).toEqual([
+      ['2024-01-03', 'BUY', 101.55],
+      ['2024-01-03', 'SELL', 102.5],
     ]);
   });
 });
