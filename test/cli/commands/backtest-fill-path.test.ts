@@ -78,3 +78,20 @@ describe('tarang backtest: an unfilled order gives its funds back', () => {
     ]);
   });
 });
+
+describe('tarang backtest: sma-cross decides on exact averages', () => {
+  it('an exact tie of the averages is no cross; the cross above comes one candle later', async () => {
+    const csv = join(dir, 'tie.csv');
+    const closes = [160.1, 160.2, 160.3, 160.2, 160.2, 160, 159.8, 159.9, 159.9, 159.9, 159.8, 159.8, 159.8];
+    const rows = ['Date,Time,Open,High,Low,Close,Volume', ...closes.map((c, i) => `2024-01-02,${hm(9 * 60 + 15 + i)},${c},${c},${c},${c},1000`)];
+    writeFileSync(csv, rows.join('\n') + '\n');
+    const json = join(dir, 'tie.json');
+    await cli(['--data', csv, '--instrument', 'NSE_1', '--strategy', 'sma-cross', '--param', 'fast=2', '--param', 'slow=4', '--param', 'qty=5', '--charges', 'none', '--json', json]);
+    const doc = JSON.parse(readFileSync(json, 'utf8')) as { fills: Array<{ time: string; side: string; price: number }> };
+    // 09:23 ties (fast = slow = 159.90): before issue 13 float noise bought at the 09:24 open.
+    expect(doc.fills.map((f) => [f.time.slice(11, 16), f.side, f.price])).toEqual([
+      ['09:25', 'BUY', 159.8],
+      ['09:26', 'SELL', 159.8],
+    ]);
+  });
+});
