@@ -29,7 +29,7 @@
  */
 import type { EventBus } from '../../core/bus/event-bus.js';
 import type { Clock } from '../../core/clock.js';
-import { DenialCode, type OrderEvent, type OrderSnapshot } from '../../core/events.js';
+import { DenialCode, type FillEvent, type OrderEvent, type OrderSnapshot } from '../../core/events.js';
 import { oppositeSide, isTerminalStatus, type OrderType, type Product } from '../../core/enums.js';
 import { describeError } from '../../core/errors.js';
 import type { CancelIntent, ExitIntent, Intent, ModifyIntent, PlaceIntent, SmartIntent, SmartLegName } from '../../core/intents.js';
@@ -148,13 +148,16 @@ export class ExecutionEngine implements HeldChanges, LegRouter {
       funds: this.funds, gaps: this.gaps, tracker: this.tracker, held: this, store: this.store, log: this.log,
     });
     this.replaceAt = Math.min(options.replaceAt, options.maxModifications, options.venue.capabilities.maxModifications);
-    // Cancel-and-replace fires when the order being replaced reaches a final state.
+    // Cancel-and-replace fires when the order being replaced reaches a final state; fills and
+    // final states move the order's funds reservation (funds.ts).
     this.bus.on('order', this);
+    this.bus.on('fill', this);
   }
 
-  /** Bus delivery of order events (the engine is a listener object: see BusListener). */
-  onBusEvent(e: OrderEvent): void {
-    this.onOrderEvent(e.order);
+  /** Bus delivery of order and fill events (the engine is a listener object: see BusListener). */
+  onBusEvent(e: OrderEvent | FillEvent): void {
+    if (e.type === 'fill') this.funds.onFill(e.tag, e.qty, e.price);
+    else this.onOrderEvent(e.order);
   }
 
   /** Funds available for new orders: the venue's last figure less what we placed since. */
@@ -284,7 +287,7 @@ export class ExecutionEngine implements HeldChanges, LegRouter {
       tag: i.id, strategyId: i.strategyId, instrument: i.instrument, side: i.side, qty: i.qty, orderType: i.orderType,
       product: i.product, validity: i.validity, limitPrice: i.limitPrice, triggerPrice: i.triggerPrice, parentTag: undefined, leg: undefined, replaces,
     });
-    if (this.funds.known()) this.funds.reserve(i.instrument, i.side, i.qty, i.limitPrice ?? i.triggerPrice ?? this.portfolio.lastPrice(i.instrument), i.product);
+    if (this.funds.known()) this.funds.reserve(i.id, i.instrument, i.side, i.qty, i.limitPrice ?? i.triggerPrice ?? this.portfolio.lastPrice(i.instrument), i.product);
     // Field by field, no conditional spreads: this runs for every order of a backtest.
     const req: Mutable<VenueOrderRequest> = { tag: i.id, instrument: i.instrument, side: i.side, qty: i.qty, orderType: i.orderType, validity: i.validity, product: i.product, isAmo: i.isAmo ?? false };
     if (i.limitPrice !== undefined) req.limitPrice = i.limitPrice;
@@ -308,7 +311,7 @@ export class ExecutionEngine implements HeldChanges, LegRouter {
     this.orders.create({ ...base, tag: i.id, side: i.side, orderType: entryType, limitPrice: entryLimit, triggerPrice: entryTrigger, leg: 'entry' });
     if (i.stopLoss) this.orders.create({ ...base, tag: legTag(i.id, 'stopLoss'), side: legSide, orderType: 'STOP_LOSS', triggerPrice: i.stopLoss.triggerPrice, limitPrice: i.stopLoss.limitPrice, parentTag: i.id, leg: 'stopLoss' });
     if (i.target) this.orders.create({ ...base, tag: legTag(i.id, 'target'), side: legSide, orderType: 'LIMIT', triggerPrice: i.target.triggerPrice, limitPrice: i.target.limitPrice ?? i.target.triggerPrice, parentTag: i.id, leg: 'target' });
-    this.funds.reserve(i.instrument, i.side, i.qty, entryLimit ?? entryTrigger ?? this.portfolio.lastPrice(i.instrument), i.product);
+    this.funds.reserve(i.id, i.instrument, i.side, i.qty, entryLimit ?? entryTrigger ?? this.portfolio.lastPrice(i.instrument), i.product);
     const native = trailingModeOf(this.venue.capabilities) === 'venue' && i.trailingStep !== undefined;
     const req = {
       tag: i.id, instrument: i.instrument, side: i.side, qty: i.qty, entryType: i.entryType, validity: i.validity, product: i.product,
@@ -416,6 +419,7 @@ export class ExecutionEngine implements HeldChanges, LegRouter {
       if (!isTerminalStatus(o.status)) this.modify(m);
     }
     if (isTerminalStatus(o.status)) {
+      this.funds.afterFinal(o.tag);
       this.pendingCancel.delete(o.tag);
       this.pendingModify.delete(o.tag);
       const rep = this.pendingReplace.get(o.tag);

@@ -1,20 +1,23 @@
-/** Detects a crossing of two series (e.g. fast and slow moving averages) from one update to the next. */
+/**
+ * Detects a crossing of two series (e.g. fast and slow moving averages). The conventional rule: a
+ * cross is a change of sign of (a - b) against the last non-zero sign; a touch (a == b) is no
+ * signal by itself, and a touch that turns back the way it came is none at all. Feed exact values
+ * (integers, e.g. cross-multiplied paise sums) so that a tie is a tie.
+ */
 export const Cross = { ABOVE: 'above', BELOW: 'below' } as const;
 export type Cross = (typeof Cross)[keyof typeof Cross];
 
 export class CrossDetector {
-  // NaN until the first update, rather than `undefined`: a field that only ever holds numbers is
-  // updated in place, where a number-or-undefined field boxes a fresh number on every candle.
-  private prev = Number.NaN;
+  /** Sign of the last non-zero difference; 0 until there is one. */
+  private last = 0;
 
-  /** Feeds `a - b`'s inputs; returns 'above' when a moved from <= b to > b, 'below' for the reverse. */
+  /** Feeds `a - b`'s inputs; returns 'above' when a moved from below b to above it, 'below' for the reverse. */
   update(a: number, b: number): Cross | undefined {
-    const d = a - b;
-    const p = this.prev;
-    this.prev = d;
-    if (p !== p) return undefined;
-    if (p <= 0 && d > 0) return Cross.ABOVE;
-    if (p >= 0 && d < 0) return Cross.BELOW;
-    return undefined;
+    const s = a > b ? 1 : a < b ? -1 : 0;
+    if (s === 0) return undefined;
+    const prev = this.last;
+    this.last = s;
+    if (prev === 0 || prev === s) return undefined;
+    return s > 0 ? Cross.ABOVE : Cross.BELOW;
   }
 }

@@ -1,12 +1,13 @@
 /**
  * `sma-cross`: buy `qty` at market when the fast SMA of closes crosses above the slow SMA while
  * flat; sell the whole position at market when it crosses below. One instrument, one interval.
+ * Averages of paise are compared exactly; a cross is a change of sign against the last non-zero
+ * one (a touch that turns back is no signal).
  * Warm-up is `slow` candles (the slow average is ready on the last of them; the first crossing can
  * show on the next).
  */
 import { z } from 'zod';
 import { isInterval, type Interval } from '../../core/candles.js';
-import { toRupees } from '../../core/money.js';
 import { CrossDetector } from '../indicators/cross.js';
 import { SMA } from '../indicators/sma.js';
 import { defineStrategy } from '../strategy.js';
@@ -40,11 +41,11 @@ export const smaCross = defineStrategy({
       warmup: p.slow,
       onCandle(c, ctx) {
         if (c.instrument !== p.instrument || c.interval !== interval) return;
-        const close = toRupees(c.close);
-        const f = fast.update(close);
-        const s = slow.update(close);
-        if (f === undefined || s === undefined) return;
-        const x = cross.update(f, s);
+        fast.update(c.close);
+        slow.update(c.close);
+        if (!slow.ready) return;
+        // fast.sum / p.fast vs slow.sum / p.slow, cross-multiplied: integer paise, so a tie is a tie.
+        const x = cross.update(fast.sum * p.slow, slow.sum * p.fast);
         if (!x || ctx.warmingUp) return;
         const net = ctx.portfolio.netQty(p.instrument);
         // Do not stack orders: a working order in the instrument means the last signal is still in flight.

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CandleEvent } from '../../../src/core/events.js';
 import { smaCross } from '../../../src/strategies/sma-cross/index.js';
 import { SMA } from '../../../src/strategies/indicators/sma.js';
+import { CrossDetector } from '../../../src/strategies/indicators/cross.js';
 import { harness, T0 } from '../../adapters/execution/harness.js';
 
 const candle = (i: number, close: number): CandleEvent => ({
@@ -12,6 +13,25 @@ describe('SMA', () => {
   it('averages the last n values', () => {
     const s = new SMA(3);
     expect([1, 2, 3, 4, 5].map((v) => s.update(v))).toEqual([undefined, undefined, 2, 3, 4]);
+  });
+});
+
+describe('CrossDetector (issue 13: the conventional rule)', () => {
+  const run = (diffs: number[]) => {
+    const x = new CrossDetector();
+    return diffs.map((d) => x.update(d, 0) ?? '-');
+  };
+  it('a cross is a change of sign against the last non-zero sign', () => {
+    expect(run([-1, 1, 2, -3])).toEqual(['-', 'above', '-', 'below']);
+    expect(run([-1, 0, 0, 1])).toEqual(['-', '-', '-', 'above']);
+    expect(run([1, 0, -1])).toEqual(['-', '-', 'below']);
+  });
+  it('a touch that turns back is no signal', () => {
+    expect(run([1, 0, 1, 0, 2])).toEqual(['-', '-', '-', '-', '-']);
+    expect(run([-1, 0, -1])).toEqual(['-', '-', '-']);
+  });
+  it('the first non-zero sign is no signal (nothing to cross from)', () => {
+    expect(run([0, 0, 1, -1])).toEqual(['-', '-', '-', 'below']);
   });
 });
 
@@ -56,5 +76,28 @@ describe('sma-cross', () => {
     // i=3: first live candle (warm-up is 3); diff goes from +1.33 to -2: cross below while flat -> nothing.
     // i=4: cross above while flat -> buy.
     expect(h.venue.writesOf('place').map((w) => w.req.side)).toEqual(['BUY']);
+  });
+});
+
+describe('sma-cross decides on exact paise averages (issue 13)', () => {
+  it('an exact tie is no cross: float running sums of rupees called 159.90 == 159.90 a cross above', async () => {
+    const h = await harness({
+      buildCandles: false,
+      strategies: [{ id: 'x', definition: smaCross, params: { instrument: 'NSE_2885', interval: '1minute', fast: 2, slow: 4, qty: 5 } }],
+      venue: { autoFill: (r) => (r.orderType === 'MARKET' ? h.engine.portfolio.lastPrice('NSE_2885') : undefined) },
+    });
+    // fast(2) - slow(4) in paise: i=7 -12.5, i=8 0 (a tie; floats said +0.0000000000000x), i=9 +2.5, i=10 -2.5.
+    const closes = [16010, 16020, 16030, 16020, 16020, 16000, 15980, 15990, 15990, 15990, 15980, 15980];
+    const orders: Array<{ i: number; side: string }> = [];
+    closes.forEach((c, i) => {
+      const before = h.venue.writesOf('place').length;
+      h.clock.advanceTo(T0 + (i + 1) * 60_000);
+      h.engine.publishCandle(candle(i, c));
+      for (const w of h.venue.writesOf('place').slice(before)) orders.push({ i, side: w.req.side });
+    });
+    expect(orders).toEqual([
+      { i: 9, side: 'BUY' },
+      { i: 10, side: 'SELL' },
+    ]);
   });
 });

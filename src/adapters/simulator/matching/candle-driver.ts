@@ -4,6 +4,8 @@
  * open), then the high and the low in an order chosen by `bothTouched`, then the close; the
  * segments between are continuous (limits fill at their limit, stops at their trigger, MARKET
  * orders waiting since the previous candle at the open, with `slippageTicks` from the engine).
+ * Each point carries the candle's low and high: no fill is priced outside them (fill-model.ts),
+ * and smart legs armed at a point see the rest of the path from that point on.
  *
  * No look-ahead: feed candle N+1 to the driver before the strategy sees candle N+1. An order placed
  * after candle N closed is newer than candle N's path and, with the engine's `matchOnArrival: false`,
@@ -117,7 +119,7 @@ export class CandleDriver {
     let filled = 0;
     for (const p of candlePath(c, this.highFirst(c))) {
       if (budget <= 0) {
-        engine.onMarket({ instrument: c.instrument, ts: p.ts, ltp: p.price, mode: p.mode, availableQty: 0 });
+        engine.onMarket({ instrument: c.instrument, ts: p.ts, ltp: p.price, mode: p.mode, low: c.low, high: c.high, availableQty: 0 });
         continue;
       }
       const q = engine.onMarket({
@@ -125,6 +127,8 @@ export class CandleDriver {
         ts: p.ts,
         ltp: p.price,
         mode: p.mode,
+        low: c.low,
+        high: c.high,
         ...(budget !== Infinity ? { availableQty: budget } : {}),
       });
       filled += q;

@@ -15,12 +15,17 @@
  *   the next update, so two takers between updates do not both take it.
  * - A resting order (`tick` mode) is hit at its own limit price by whatever quantity crosses it
  *   (`tickFills`).
- * - `open` and `path` updates (candles) fill one price (`barFillPrice`): at `open` everything
- *   crossed fills at `ltp` (gaps fill at the open); on a `path` segment resting limits fill at
- *   their limit, stop-markets at their trigger, a stop-limit triggered mid-path at its trigger when
- *   that is within its limit. A resting limit fills only when `ltp` crosses it.
+ * - `open` and `path` updates (candles) fill one price (`barFill`): at `open` everything
+ *   crossed fills at `ltp` (gaps fill at the open). A `path` update is a monotone segment from
+ *   `from` (the previous point, or the point a smart leg armed at) to `ltp`: a resting limit fills
+ *   at its limit (at `from` when the segment started beyond it); a stop triggered on the segment
+ *   fills where the segment first reached its trigger: the trigger, or `from` when the segment
+ *   started beyond it (a leg armed past its trigger), never at a price the segment did not pass;
+ *   a stop-limit fills there when that is within its limit, else at its limit if the rest of the
+ *   segment comes back to it. A resting limit fills only when `ltp` crosses it.
  * - Slippage (`slip`): `slippageTicks` ticks against a market-like order (MARKET, or a stop with no
- *   limit), never below one tick; a fill never goes beyond the order's limit.
+ *   limit), never below one tick; a fill never goes beyond the order's limit, nor (candles) outside
+ *   the candle's [low, high]: every fill lies inside its candle.
  * - MARKET orders carry a protection price as their limit (`protectionPrice`): the reference price
  *   +/- `marketProtectionPct` percent, rounded to the tick towards the reference, clamped to the
  *   circuit band, at least one tick.
@@ -32,7 +37,7 @@ import type { Side } from '../../../core/enums.js';
 import type { Paise } from '../../../core/money.js';
 import type { Book, Fill, OrderState } from './order-state.js';
 import { protectionPrice } from '../../../risk/rules/market-protection.js';
-import type { BookLevel, Depth, UpdateMode } from './types.js';
+import type { BookLevel, Depth } from './types.js';
 
 /** The fields of an order the fill model reads (the engine passes its `OrderState`). */
 export type FillOrder = Pick<OrderState, 'side' | 'qty' | 'filledQty' | 'limitPrice' | 'triggerPrice' | 'triggerDir' | 'marketLike' | 'instrument'>;
@@ -92,26 +97,47 @@ export function tickFills(o: FillOrder, levels: readonly BookLevel[], taken: Map
   return qty > 0 && o.limitPrice !== undefined ? [{ price: o.limitPrice, qty }] : [];
 }
 
-/** `open` / `path` mode: the one price the order fills at, or undefined when it does not fill. */
-export function barFillPrice(o: FillOrder, ltp: Paise, mode: UpdateMode, taker: boolean, slippageTicks: number): Paise | undefined {
-  const side = o.side;
+/**
+ * A candle point as one order sees it: `to` is the update's price, `from` where the order's view
+ * of the segment starts (path mode), `low`/`high` the candle's range (absent: unbounded).
+ */
+export interface BarSegment {
+  readonly mode: 'open' | 'path';
+  readonly to: Paise;
+  readonly from: Paise | undefined;
+  readonly low: Paise | undefined;
+  readonly high: Paise | undefined;
+}
+
+/**
+ * `open` / `path` mode: the path point the order trades at and its fill price (the point, slipped
+ * and kept inside the candle), or undefined when it does not fill.
+ */
+export function barFill(o: FillOrder, seg: BarSegment, taker: boolean, slippageTicks: number): { point: Paise; price: Paise } | undefined {
+  const buy = o.side === 'BUY';
   const limit = o.limitPrice;
-  let price: Paise;
-  if (mode === 'open') price = ltp;
-  else if (taker && o.triggerPrice !== undefined && o.marketLike) price = o.triggerPrice;
-  else if (taker) price = ltp;
-  else price = limit ?? ltp;
-  if (!taker && limit !== undefined) {
-    const crosses = side === 'BUY' ? ltp <= limit : ltp >= limit;
-    if (!crosses) return undefined;
+  const ltp = seg.to;
+  const from = seg.mode === 'path' ? seg.from : undefined;
+  let point: Paise;
+  if (seg.mode === 'open') point = ltp;
+  else if (taker && o.triggerPrice !== undefined) {
+    // Just triggered on this segment: where the segment first reached the trigger.
+    const reached = from !== undefined && triggerFired(o, from) ? from : o.triggerPrice;
+    if (o.marketLike || limit === undefined || (buy ? reached <= limit : reached >= limit)) point = reached;
+    else if (buy ? ltp <= limit : ltp >= limit) point = limit;
+    else return undefined;
+  } else if (taker) point = ltp;
+  else {
+    if (limit !== undefined && !(buy ? ltp <= limit : ltp >= limit)) return undefined;
+    point = limit ?? ltp;
+    // A segment that started beyond the limit offered its start price.
+    if (limit !== undefined && from !== undefined && (buy ? from < limit : from > limit)) point = from;
   }
-  if (taker && o.triggerPrice !== undefined && !o.marketLike && mode === 'path' && limit !== undefined) {
-    // A stop-limit triggered mid-path trades at the trigger when that is within its limit.
-    price = side === 'BUY' ? Math.min(o.triggerPrice, limit) : Math.max(o.triggerPrice, limit);
-  }
-  price = slip(o, price, slippageTicks);
-  if (limit !== undefined && (side === 'BUY' ? price > limit : price < limit)) return undefined;
-  return price;
+  let price = slip(o, point, slippageTicks);
+  if (seg.high !== undefined && price > seg.high) price = seg.high;
+  if (seg.low !== undefined && price < seg.low) price = seg.low;
+  if (limit !== undefined && (buy ? price > limit : price < limit)) return undefined;
+  return { point, price };
 }
 
 /** Slippage against a market-like order: `ticks` ticks worse, never below one tick. */

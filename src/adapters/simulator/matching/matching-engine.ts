@@ -33,7 +33,7 @@ import { VenueInputError, VenueOrderError } from './errors.js';
 import { triggerFired } from './fill-model.js';
 import { MatchingState, type SideBudget } from './matching-state.js';
 import type { MatchingEngineOptions, ResolvedSettings } from './options.js';
-import { Phase, TERMINAL, snapshot, smartSnapshot, venueStatusOf } from './order-state.js';
+import { Phase, TERMINAL, snapshot, smartSnapshot, venueStatusOf, type Book, type OrderState } from './order-state.js';
 import { normaliseRemarks } from './remarks.js';
 import { expireSession, openSession } from './sessions.js';
 import { cancelSmartOrder, modifySmartOrder, placeSmartOrder, settleSmart, trail } from './smart-orders.js';
@@ -356,6 +356,8 @@ export class MatchingEngine {
   onMarket(u: MarketUpdate): number {
     const st = this.st;
     const book = st.books.get(u.instrument) ?? st.bookById(u.instrument);
+    // A path update is the segment from the previous price to `ltp` (see UpdateMode).
+    const from = book.ltp;
     book.ts = u.ts;
     book.ltp = u.ltp;
     book.bid = u.bid;
@@ -373,39 +375,58 @@ export class MatchingEngine {
     const mode: UpdateMode = u.mode ?? 'tick';
     const budget: SideBudget = { BUY: u.availableQty ?? Infinity, SELL: u.availableQty ?? Infinity };
     let filled = 0;
-    for (const o of [...book.working]) {
-      if (o.createdAt > u.ts || (o.phase !== Phase.TRIGGER && o.phase !== Phase.WORKING)) continue;
-      const wasFresh = o.fresh;
-      if (o.phase === Phase.TRIGGER) {
-        if (o.smart?.trailing && o.leg === 'stopLoss') trail(st, o, u.ltp, u.ts);
-        if (!triggerFired(o, u.ltp)) continue;
-        o.phase = Phase.WORKING;
-        o.fresh = true;
-        o.updatedAt = u.ts;
-        if (o.leg === 'stopLoss' || o.leg === 'target') {
-          // An exit leg blocked nothing while it waited; if the position it protects is gone (or a
-          // CNC holding was sold meanwhile) it must be fundable as a fresh order, or it fails.
-          const r = st.account.reserve(o.orderId, o.instrument, o.side, o.qty - o.filledQty, o.limitPrice ?? u.ltp, o.product);
-          if (!r.ok) {
-            st.finish(o, Phase.FAILED, r.reason, u.ts);
-            settleSmart(o.smart!);
-            st.emitSmart(o.smart!, u.ts);
-            continue;
-          }
-        }
-        st.protect(o, book, u.ltp);
-        st.emitOrder(o, u.ts);
-        if (o.leg === 'entry' && o.smart) st.emitSmart(o.smart, u.ts);
-      } else if (o.requestedOrderType === 'MARKET' && o.limitPrice === undefined) {
-        st.protect(o, book, u.ltp);
+    st.armedLegs = 0;
+    let pass = [...book.working];
+    for (;;) {
+      for (const o of pass) {
+        const armedAt = o.armedAt;
+        o.armedAt = undefined;
+        filled += this.matchOne(o, book, u, mode, budget, armedAt ?? from);
       }
-      filled += st.matchOnUpdate(o, book, u, mode, budget);
-      if (wasFresh || o.fresh) {
-        o.fresh = false;
-        if (o.validity === 'IOC' && !TERMINAL.has(o.phase)) st.finish(o, Phase.CANCELLED, 'IOC order: unfilled quantity cancelled', u.ts);
-      }
+      // Legs armed by this update's fills see the rest of its path, from the point they armed at.
+      if (st.armedLegs === 0) break;
+      st.armedLegs = 0;
+      pass = book.working.filter((o) => o.armedAt !== undefined);
     }
     st.flush();
+    return filled;
+  }
+
+  /** One working order against update `u`: trailing, trigger, fill; `from` starts its view of a path segment. */
+  private matchOne(o: OrderState, book: Book, u: MarketUpdate, mode: UpdateMode, budget: SideBudget, from: Paise | undefined): number {
+    const st = this.st;
+    if (o.createdAt > u.ts || (o.phase !== Phase.TRIGGER && o.phase !== Phase.WORKING)) return 0;
+    const wasFresh = o.fresh;
+    if (o.phase === Phase.TRIGGER) {
+      // A segment that starts beyond the trigger (a leg armed past it) fires at its start, before any trailing.
+      const firedAtStart = mode === 'path' && from !== undefined && triggerFired(o, from);
+      if (!firedAtStart && o.smart?.trailing && o.leg === 'stopLoss') trail(st, o, u.ltp, u.ts);
+      if (!firedAtStart && !triggerFired(o, u.ltp)) return 0;
+      o.phase = Phase.WORKING;
+      o.fresh = true;
+      o.updatedAt = u.ts;
+      if (o.leg === 'stopLoss' || o.leg === 'target') {
+        // An exit leg blocked nothing while it waited; if the position it protects is gone (or a
+        // CNC holding was sold meanwhile) it must be fundable as a fresh order, or it fails.
+        const r = st.account.reserve(o.orderId, o.instrument, o.side, o.qty - o.filledQty, o.limitPrice ?? u.ltp, o.product);
+        if (!r.ok) {
+          st.finish(o, Phase.FAILED, r.reason, u.ts);
+          settleSmart(o.smart!);
+          st.emitSmart(o.smart!, u.ts);
+          return 0;
+        }
+      }
+      st.protect(o, book, u.ltp);
+      st.emitOrder(o, u.ts);
+      if (o.leg === 'entry' && o.smart) st.emitSmart(o.smart, u.ts);
+    } else if (o.requestedOrderType === 'MARKET' && o.limitPrice === undefined) {
+      st.protect(o, book, u.ltp);
+    }
+    const filled = st.matchOnUpdate(o, book, u, mode, budget, from);
+    if (wasFresh || o.fresh) {
+      o.fresh = false;
+      if (o.validity === 'IOC' && !TERMINAL.has(o.phase)) st.finish(o, Phase.CANCELLED, 'IOC order: unfilled quantity cancelled', u.ts);
+    }
     return filled;
   }
 }

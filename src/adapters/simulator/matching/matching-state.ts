@@ -16,7 +16,7 @@ import type { Paise } from '../../../core/money.js';
 import { istDate } from '../../../core/time.js';
 import { VenueAccount } from './account.js';
 import { VenueInputError, VenueNotFoundError, VenueOrderError } from './errors.js';
-import { barFillPrice, protectionPrice, takerLevels, tickFills, walk } from './fill-model.js';
+import { barFill, protectionPrice, takerLevels, tickFills, walk } from './fill-model.js';
 import { resolveSettings, type MatchingEngineOptions, type ResolvedSettings } from './options.js';
 import { Phase, TERMINAL, snapshot, smartSnapshot, type Book, type Fill, type OrderState, type SmartState } from './order-state.js';
 import { entryEnded, onSmartFill } from './smart-orders.js';
@@ -75,6 +75,13 @@ export class MatchingState {
   /** S of contracts whose expiry session has closed, until they settle at the next date's open. */
   readonly expiryCloses = new Map<string, Paise>();
   daySettlements: SimSettlement[] = [];
+  /**
+   * The market point the fill being booked happened at (within `matchOnUpdate`): smart legs armed
+   * by that fill see the update's path from there on (`OrderState.armedAt`).
+   */
+  fillPoint: Paise | undefined;
+  /** Legs armed at a `fillPoint` since `onMarket` last looked (it then checks them in the same update). */
+  armedLegs = 0;
 
   constructor(options: MatchingEngineOptions) {
     this.settings = resolveSettings(options);
@@ -167,23 +174,32 @@ export class MatchingState {
     this.applyFills(o, fills, ts);
   }
 
-  /** Matches one working order against update `u`; returns the quantity filled. */
-  matchOnUpdate(o: OrderState, book: Book, u: MarketUpdate, mode: UpdateMode, budget: SideBudget): number {
+  /**
+   * Matches one working order against update `u`; returns the quantity filled. `from` is where the
+   * order's view of a path segment starts (the previous point, or the point it armed at).
+   */
+  matchOnUpdate(o: OrderState, book: Book, u: MarketUpdate, mode: UpdateMode, budget: SideBudget, from: Paise | undefined): number {
     const side = o.side;
     const taker = o.fresh;
     let fills: Fill[];
     if (mode === 'tick') {
       fills = tickFills(o, this.levels(book, side, false), side === 'BUY' ? book.takenAsk : book.takenBid, budget[side], taker, this.settings.slippageTicks);
+      this.fillPoint = u.ltp;
     } else {
-      const price = barFillPrice(o, u.ltp, mode, taker, this.settings.slippageTicks);
-      if (price === undefined) return 0;
+      const f = barFill(o, { mode, to: u.ltp, from, low: u.low, high: u.high }, taker, this.settings.slippageTicks);
+      if (f === undefined) return 0;
+      if ((u.low !== undefined && f.price < u.low) || (u.high !== undefined && f.price > u.high)) {
+        throw new InvariantError(`fill of ${o.orderId} at ${f.price} outside its candle [${u.low}, ${u.high}]`, { orderId: o.orderId, price: f.price });
+      }
       const qty = Math.min(o.qty - o.filledQty, budget[side]);
-      fills = qty > 0 ? [{ price, qty }] : [];
+      fills = qty > 0 ? [{ price: f.price, qty }] : [];
+      this.fillPoint = f.point;
     }
     let total = 0;
     for (const f of fills) total += f.qty;
     budget[side] -= total;
     this.applyFills(o, fills, u.ts);
+    this.fillPoint = undefined;
     return total;
   }
 
@@ -307,6 +323,7 @@ export class MatchingState {
       createdAt: a.now,
       updatedAt: a.now,
       fresh: false,
+      armedAt: undefined,
       smart: undefined,
       leg: a.leg,
     };

@@ -55,6 +55,11 @@ export interface OrderState {
   updatedAt: number;
   /** Not yet matched against any update (deferred arrival, just triggered, AMO just released). */
   fresh: boolean;
+  /**
+   * A smart leg armed during the market update being played: the point it armed at. It is checked
+   * against the rest of that update's path from there (`MatchingEngine.onMarket`), then cleared.
+   */
+  armedAt: Paise | undefined;
   smart: SmartState | undefined;
   readonly leg: SmartLeg | undefined;
 }

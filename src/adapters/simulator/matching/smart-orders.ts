@@ -337,6 +337,8 @@ function armLegs(st: MatchingState, smart: SmartState, ts: number): void {
     l.qty = entry.filledQty;
     l.phase = Phase.TRIGGER;
     l.fresh = false;
+    l.armedAt = st.fillPoint;
+    if (l.armedAt !== undefined) st.armedLegs++;
     l.updatedAt = ts;
     st.book(l.instrument).working.push(l);
     st.emitOrder(l, ts);

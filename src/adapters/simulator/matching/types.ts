@@ -55,6 +55,12 @@ export interface MarketUpdate {
    */
   readonly availableQty?: number;
   readonly mode?: UpdateMode;
+  /**
+   * The range of the candle an `open`/`path` point belongs to: no fill is priced outside it
+   * (slippage stops at the candle's extreme) and the engine treats one outside it as a bug.
+   */
+  readonly low?: Paise;
+  readonly high?: Paise;
   /** Circuit band; orders priced outside it are refused. */
   readonly upperCircuit?: Paise;
   readonly lowerCircuit?: Paise;

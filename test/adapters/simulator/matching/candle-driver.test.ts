@@ -153,6 +153,81 @@ describe('candle driver', () => {
     expect(b.engine.getOrder(r.orderId)!.venueStatus).toBe('EXPIRED');
   });
 
+  describe('smart-order legs see the path from the point they armed at (issue 13)', () => {
+    const smart = (b: ReturnType<typeof backtest>, limitPrice: number, sl: number, tgt: number) =>
+      b.engine.placeSmartOrder({
+        instrument: R, side: 'BUY', qty: 10, entryType: 'LIMIT', limitPrice, validity: 'DAY', product: 'INTRADAY',
+        stopLoss: { triggerPrice: sl }, target: { triggerPrice: tgt },
+      });
+
+    it('a stop leg armed at a gap open already beyond its trigger fills at the open, inside the candle', () => {
+      const b = backtest();
+      b.play(candle(0, 10_000, 10_050, 9_950, 10_000));
+      const r = smart(b, 9_900, 9_800, 10_300);
+      // Opens at 95.00, below both the entry limit and the stop; never trades above 96.00.
+      b.play(candle(1, 9_500, 9_600, 9_400, 9_550));
+      const s = b.engine.getSmartOrder(r.orderId)!;
+      expect(s.entry.avgPrice).toBe(9_500);
+      expect(s.stopLoss!.venueStatus).toBe('SUCCESS');
+      expect(s.stopLoss!.avgPrice).toBe(9_500);
+      expect(s.target!.venueStatus).toBe('CANCELLED');
+    });
+
+    it('a stop leg armed mid-segment is checked on the rest of that segment (NVDA 1999-02-22)', () => {
+      const b = backtest();
+      b.play(candle(0, 17_800, 17_900, 17_700, 17_800));
+      const r = smart(b, 17_200, 16_600, 18_500);
+      // O 177 H 179 L 166 C 175: the high first, then down through the entry at 172 to the stop at 166.
+      b.play(candle(1, 17_700, 17_900, 16_600, 17_500));
+      const s = b.engine.getSmartOrder(r.orderId)!;
+      expect(s.entry.avgPrice).toBe(17_200);
+      expect(s.stopLoss!.venueStatus).toBe('SUCCESS');
+      expect(s.stopLoss!.avgPrice).toBe(16_600);
+      expect(s.status).toBe('COMPLETED');
+    });
+
+    it('a target leg armed by a stop entry mid-segment fills on the rest of that segment at its trigger', () => {
+      const b = backtest();
+      b.play(candle(0, 9_950, 10_000, 9_900, 9_950));
+      const r = b.engine.placeSmartOrder({
+        instrument: R, side: 'BUY', qty: 10, entryType: 'TRIGGER', triggerPrice: 10_000, validity: 'DAY', product: 'INTRADAY',
+        stopLoss: { triggerPrice: 9_800 }, target: { triggerPrice: 10_100 },
+      });
+      // Up through the entry trigger at 100.00 and the target at 101.00 to 102.00, closing back at 100.50.
+      b.play(candle(1, 9_950, 10_200, 9_900, 10_050));
+      const s = b.engine.getSmartOrder(r.orderId)!;
+      expect(s.entry.avgPrice).toBe(10_000);
+      expect(s.target!.venueStatus).toBe('SUCCESS');
+      expect(s.target!.avgPrice).toBe(10_100);
+      expect(s.stopLoss!.venueStatus).toBe('CANCELLED');
+    });
+
+    it('a leg armed at a point does not fire on the part of the path before that point', () => {
+      const b = backtest();
+      b.play(candle(0, 10_050, 10_100, 10_000, 10_050));
+      const r = smart(b, 10_000, 9_800, 10_040);
+      // Open 100.30, high 100.50 (nearer), low 99.00, close 100.20: the target price 100.40 was passed on
+      // the way up, before the entry filled at 100.00 on the way down; the rest of the path stays below it.
+      b.play(candle(1, 10_030, 10_050, 9_900, 10_020));
+      const s = b.engine.getSmartOrder(r.orderId)!;
+      expect(s.entry.avgPrice).toBe(10_000);
+      expect(s.status).toBe('ACTIVE');
+    });
+  });
+
+  it('slippage never takes a fill outside the candle', () => {
+    const b = backtest({ slippageTicks: 4 });
+    b.play(candle(0, 10_000, 10_100, 9_950, 10_050));
+    const buy = b.engine.placeOrder({ instrument: R, side: 'BUY', qty: 1, orderType: 'MARKET', validity: 'DAY', product: 'INTRADAY' });
+    // Opens at its high: 4 ticks of slippage would buy at 101.00, above anything the candle traded.
+    b.play(candle(1, 10_080, 10_080, 10_000, 10_050));
+    expect(b.engine.trades(buy.orderId)[0]!.price).toBe(10_080);
+    const stop = b.engine.placeOrder({ instrument: R, side: 'SELL', qty: 1, orderType: 'STOP_LOSS', triggerPrice: 10_000, validity: 'DAY', product: 'INTRADAY' });
+    // The low is the trigger: the stop fills there, not 4 ticks below the candle's low.
+    b.play(candle(2, 10_050, 10_060, 10_000, 10_020));
+    expect(b.engine.trades(stop.orderId)[0]!.price).toBe(10_000);
+  });
+
   it('builds the path open, extremes, close inside the candle', () => {
     const c = candle(0, 10_000, 10_100, 9_900, 10_050);
     const p = candlePath(c, true);
