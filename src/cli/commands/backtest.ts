@@ -13,7 +13,7 @@ import { rupeesToPaise } from '../../core/rupee-amount.js';
 import { InstrumentTable } from '../../core/instruments.js';
 import { WallClock } from '../../core/clock.js';
 import { createLogger } from '../../core/log.js';
-import { getStrategy, strategyNames } from '../../strategies/registry.js';
+import { resolveStrategy } from '../../strategies/strategy-file.js';
 import type { StrategyDefinition } from '../../strategies/strategy.js';
 import { OptionDataFeed, withOptionData } from '../../strategies/options/option-data-feed.js';
 import { isOptionStrategy } from '../../strategies/options/option-data.js';
@@ -261,10 +261,12 @@ function printMetrics(doc: Record<string, unknown>): void {
 
 async function action(f: BacktestFlags): Promise<void> {
   let definition: StrategyDefinition;
+  let strategyRef: string;
   try {
-    definition = getStrategy(f.strategy);
-  } catch {
-    throw flagError('strategy', `unknown strategy ${JSON.stringify(f.strategy)}; known: ${strategyNames().join(', ')}`);
+    // A registry name, or a file (relative to the current folder, absolute, or a file: URL).
+    ({ definition, ref: strategyRef } = await resolveStrategy(f.strategy, process.cwd()));
+  } catch (e) {
+    throw flagError('strategy', (e as Error).message);
   }
   const cash = (() => {
     // Rupees as in config files: 1000000, "10,00,000", "10 lakh"; never rounded to the paisa.
@@ -314,7 +316,7 @@ async function action(f: BacktestFlags): Promise<void> {
     const grid = gridOf(axes);
     const bar = progressBar(f.progress, 'sweep');
     const rows = await runSweep({
-      job: { series, instruments: [...instruments.values()], strategy: definition.name, params, settings, charges: f.charges },
+      job: { series, instruments: [...instruments.values()], strategy: strategyRef, params, settings, charges: f.charges },
       grid,
       rank: f.rank as RankMetric,
       ...(f.workers !== undefined ? { workers: wholeNumber('workers', f.workers, 1) } : {}),
@@ -385,7 +387,7 @@ export function register(program: Command): void {
     .option('--skip-bad-rows', 'skip and list malformed CSV rows instead of stopping at the first')
     .option('--tick <rupees>', 'tick size of CSV instruments (default 0.05)')
     .option('--lot <n>', 'lot size of CSV instruments without one (default 1)')
-    .option('--strategy <name>', 'strategy name', 'sma-cross')
+    .option('--strategy <name|file>', 'strategy name, or a strategy file (.ts/.js; relative, absolute or file: URL)', 'sma-cross')
     .option('--param <name=value>', 'strategy parameter (repeatable)', collect)
     .option('--cash <rupees>', 'starting cash in rupees: 1000000, "10,00,000" or "10 lakh"', '1000000')
     .option('--charges <preset>', 'none, auto, equity-delivery, equity-intraday, futures, options, or a YAML file', 'auto')
