@@ -10,6 +10,8 @@ import type { StrategyDefinition } from '../src/strategies/strategy.js';
 import { chargeModel, type ChargeModel } from './charges/charge-preset.js';
 import type { CandleSeries } from './data/candle-series.js';
 import type { LoadSummary } from './data/load-summary.js';
+import { seriesForStrategies, type SeriesDemand } from './data/resample.js';
+import { parseStrategyParams } from '../src/strategies/params.js';
 import { computeMetrics, type Metrics } from './metrics/performance.js';
 import { pairTrades } from './metrics/trades.js';
 import type { BacktestReportInput } from './report/backtest-result.js';
@@ -37,6 +39,16 @@ export interface BacktestOutcome {
 }
 
 /**
+ * Which candles a strategy asks for: a factory is pure (it builds an object and its indicators),
+ * so an instance made here with the run's parameters tells its instruments and intervals before
+ * the run; the engine builds its own instance. Bad parameters fail here with the engine's message.
+ */
+export function demandOf(definition: StrategyDefinition, params: Readonly<Record<string, unknown>>, id: string, instruments: InstrumentLookup): SeriesDemand {
+  const s = definition.create(parseStrategyParams(definition, params, id) as never, { id, instruments });
+  return { strategy: id, instruments: s.instruments, intervals: s.intervals ?? [] };
+}
+
+/**
  * Risk defaults for backtests: the daemon's checks all stay on, but the order-rate limit (a guard
  * against a runaway strategy hammering a live broker, in wall-clock seconds) is counted on the
  * virtual clock, where a day of candles passes in milliseconds; it is left as configured.
@@ -44,8 +56,9 @@ export interface BacktestOutcome {
 export async function backtest(req: BacktestRequest): Promise<BacktestOutcome> {
   const charges = typeof req.charges === 'string' ? chargeModel(req.charges) : req.charges;
   const strategyId = req.strategyId ?? req.definition.name;
+  const series = seriesForStrategies(req.series, [demandOf(req.definition, req.params, strategyId, req.instruments)]);
   const run = await runBacktest({
-    series: req.series,
+    series,
     instruments: req.instruments,
     strategies: [{ id: strategyId, definition: req.definition, params: req.params }],
     charges,
