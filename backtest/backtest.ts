@@ -13,6 +13,7 @@ import type { LoadSummary } from './data/load-summary.js';
 import { seriesForStrategies, type SeriesDemand } from './data/resample.js';
 import { parseStrategyParams } from '../src/strategies/params.js';
 import { computeMetrics, type Metrics } from './metrics/performance.js';
+import { resultsByInstrument, type InstrumentResult } from './metrics/by-instrument.js';
 import { pairTrades } from './metrics/trades.js';
 import type { BacktestReportInput } from './report/backtest-result.js';
 import { runBacktest, type BacktestRun, type BacktestSettings } from './runner.js';
@@ -22,6 +23,11 @@ export interface BacktestRequest extends BacktestSettings {
   /** Raw parameters (validated by the strategy's schema inside the engine). */
   readonly params: Readonly<Record<string, unknown>>;
   readonly strategyId?: string;
+  /**
+   * Portfolio runs: several instances of the strategy (e.g. one per instrument) trading one
+   * account; `params` and `strategyId` are then unused.
+   */
+  readonly instances?: ReadonlyArray<{ readonly id: string; readonly params: Readonly<Record<string, unknown>> }>;
   readonly series: readonly CandleSeries[];
   readonly instruments: InstrumentLookup;
   /** `none`, `auto`, a preset name or a YAML path (see backtest/charges). */
@@ -36,6 +42,8 @@ export interface BacktestOutcome {
   readonly run: BacktestRun;
   readonly metrics: Metrics;
   readonly report: BacktestReportInput;
+  /** Fills, round trips and net P&L of each instrument (the account's figures are `metrics`). */
+  readonly byInstrument: readonly InstrumentResult[];
 }
 
 /**
@@ -56,11 +64,12 @@ export function demandOf(definition: StrategyDefinition, params: Readonly<Record
 export async function backtest(req: BacktestRequest): Promise<BacktestOutcome> {
   const charges = typeof req.charges === 'string' ? chargeModel(req.charges) : req.charges;
   const strategyId = req.strategyId ?? req.definition.name;
-  const series = seriesForStrategies(req.series, [demandOf(req.definition, req.params, strategyId, req.instruments)]);
+  const instances = req.instances ?? [{ id: strategyId, params: req.params }];
+  const series = seriesForStrategies(req.series, instances.map((i) => demandOf(req.definition, i.params, i.id, req.instruments)));
   const run = await runBacktest({
     series,
     instruments: req.instruments,
-    strategies: [{ id: strategyId, definition: req.definition, params: req.params }],
+    strategies: instances.map((i) => ({ id: i.id, definition: req.definition, params: i.params })),
     charges,
     cash: req.cash,
     ...(req.bothTouched !== undefined ? { bothTouched: req.bothTouched } : {}),
@@ -105,5 +114,6 @@ export async function backtest(req: BacktestRequest): Promise<BacktestOutcome> {
     denials: run.denials,
     alerts: run.alerts,
   };
-  return { run, metrics, report };
+  const byInstrument = resultsByInstrument(run.instruments, run.fills, trades, open);
+  return { run, metrics, report, byInstrument };
 }

@@ -3,12 +3,13 @@
  * instruments by scrip code, expired contracts by trading symbol), with costs, a JSON and an HTML
  * report, or a parameter sweep on all cores. See backtest/README.md.
  */
-import { writeFileSync } from 'node:fs';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { isInterval, type Interval } from '../../core/candles.js';
 import { ConfigError } from '../../core/errors.js';
-import { parsePaise, formatRupees } from '../../core/money.js';
+import { formatInr, parsePaise, formatRupees } from '../../core/money.js';
 import { rupeesToPaise } from '../../core/rupee-amount.js';
 import { InstrumentTable } from '../../core/instruments.js';
 import { WallClock } from '../../core/clock.js';
@@ -31,6 +32,7 @@ import { buildJsonReport, jsonText } from '../../../backtest/report/backtest-res
 import { gridOf, parseSweep, scalar } from '../../../backtest/sweep/sweep-grid.js';
 import { RANK_METRICS, isRankMetric, runSweep, type RankMetric } from '../../../backtest/sweep/sweep.js';
 import type { BacktestSettings } from '../../../backtest/runner.js';
+import type { InstrumentResult } from '../../../backtest/metrics/by-instrument.js';
 import { formatZodIssues } from '../../core/zod-issues.js';
 import { parseIstDate } from '../../core/date-input.js';
 
@@ -73,6 +75,14 @@ interface BacktestFlags {
 }
 
 const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 function flagError(flag: string, message: string): ConfigError {
   return new ConfigError(`--${flag}: ${message}`, { flag });
@@ -171,7 +181,10 @@ async function loadData(f: BacktestFlags, rawParams: Readonly<Record<string, unk
     };
     const series: CandleSeries[] = [];
     const summaries: LoadSummary[] = [];
-    for (const file of f.data) {
+    // A folder stands for the CSV files in it.
+    const files = f.data.flatMap((d) => (isDirectory(d) ? readdirSync(d).filter((n) => /\.csv$/i.test(n)).sort().map((n) => join(d, n)) : [d]));
+    if (files.length === 0) throw flagError('data', `no .csv file in ${f.data.join(', ')}`);
+    for (const file of files) {
       const r = loadCsvCandles(file, opts);
       series.push(...r.series);
       summaries.push(r.summary);
@@ -242,6 +255,17 @@ async function indexCode(client: BrokerClient, clock: WallClock, underlying: str
   return found.id;
 }
 
+/** The per-instrument table of a portfolio run, busiest first, before the account's figures. */
+function printByInstrument(rows: readonly InstrumentResult[]): void {
+  const sorted = [...rows].sort((a, b) => b.trades - a.trades || a.instrument.localeCompare(b.instrument));
+  const w = Math.max(10, ...rows.map((r) => r.instrument.length));
+  const lines = [`${'instrument'.padEnd(w)}  fills  trades  wins  ${'net P&L'.padStart(14)}`];
+  for (const r of sorted) lines.push(`${r.instrument.padEnd(w)}  ${String(r.fills).padStart(5)}  ${String(r.trades).padStart(6)}  ${String(r.wins).padStart(4)}  ${formatInr(r.netPnl).padStart(14)}${r.openQty !== 0 ? `  (open ${r.openQty})` : ''}`);
+  const traded = rows.filter((r) => r.fills > 0).length;
+  lines.push(`${traded} of ${rows.length} instruments traded`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
 function printMetrics(doc: Record<string, unknown>): void {
   const m = doc['metrics'] as Record<string, unknown>;
   const pct = (k: string): string => (typeof m[k] === 'number' ? `${((m[k] as number) * 100).toFixed(2)}%` : 'n/a');
@@ -303,13 +327,22 @@ async function action(f: BacktestFlags): Promise<void> {
     if (keys.has('underlyingInstrument') && params['underlyingInstrument'] === undefined) params['underlyingInstrument'] = options.underlyingInstrument;
     definition = optionDataDefinition(definition, options.contracts);
   }
-  // One-instrument strategies get the data's instrument and interval unless told otherwise.
-  if (keys.has('instrument') && params['instrument'] === undefined) params['instrument'] = series[0]!.instrument;
+  // Several instruments: a one-instrument strategy runs once per instrument (`instrument=ALL`, the
+  // default when the data holds several), every instance trading the one account; a strategy with
+  // an `instruments` list gets them all. One instrument: the strategy gets it.
+  const ids = series.map((s) => s.instrument);
+  const perInstrument = keys.has('instrument') && (params['instrument'] === 'ALL' || (params['instrument'] === undefined && ids.length > 1));
+  if (keys.has('instruments') && params['instruments'] === undefined) params['instruments'] = ids;
+  if (keys.has('instrument') && params['instrument'] === undefined && !perInstrument) params['instrument'] = ids[0]!;
   if (keys.has('interval') && params['interval'] === undefined) params['interval'] = series[0]!.interval;
-  const parsed = definition.params.safeParse(params);
-  if (!parsed.success) {
-    throw flagError('param', `${definition.name}: ${formatZodIssues(parsed.error, { root: '(params)' })}`);
+  const instances = perInstrument ? ids.map((id) => ({ id: `${definition.name}-${id}`, params: { ...params, instrument: id } })) : undefined;
+  for (const p of instances?.map((i) => i.params) ?? [params]) {
+    const parsed = definition.params.safeParse(p);
+    if (!parsed.success) {
+      throw flagError('param', `${definition.name}: ${formatZodIssues(parsed.error, { root: '(params)' })}`);
+    }
   }
+  if (instances && f.sweep?.length) throw flagError('sweep', `runs one instrument; this data holds ${ids.length} (${ids.slice(0, 3).join(', ')}, ...): pick one with --param instrument=${ids[0]}`);
 
   if (f.sweep?.length) {
     const axes = f.sweep.map(parseSweep);
@@ -341,9 +374,13 @@ async function action(f: BacktestFlags): Promise<void> {
   }
 
   const bar = progressBar(f.progress && series.reduce((a, s) => a + s.length, 0) >= 200_000, 'backtest');
-  const out = await backtest({ definition, params, series, instruments, charges: f.charges, sources, ...settings, onProgress: (d, t) => bar.update(d, t) });
+  const out = await backtest({ definition, params, series, instruments, charges: f.charges, sources, ...settings, ...(instances ? { instances } : {}), onProgress: (d, t) => bar.update(d, t) });
   bar.stop();
   const doc = buildJsonReport(out.report);
+  if (out.byInstrument.length > 1) {
+    doc['by_instrument'] = out.byInstrument.map((r) => ({ instrument: r.instrument, fills: r.fills, trades: r.trades, wins: r.wins, net_pnl: r.netPnl / 100, charges: r.charges / 100, open_qty: r.openQty }));
+    printByInstrument(out.byInstrument);
+  }
   printMetrics(doc);
   if (f.json) writeFileSync(f.json, jsonText(doc));
   if (f.html) writeFileSync(f.html, buildHtmlReport(out.report));
@@ -369,7 +406,7 @@ export function register(program: Command): void {
   program
     .command('backtest')
     .description('run a strategy over historical candles (CSV files, the broker, or expired contracts) and report fills, trades and metrics')
-    .option('--data <file>', 'candle CSV file (repeat for several)', collect)
+    .option('--data <file|folder>', 'candle CSV file, or a folder of them (repeatable); a Symbol column holds several instruments', collect)
     .option('--symbol <code>', 'scrip code to download through the broker (repeatable), e.g. NSE_2885', collect)
     .option('--expired <trading_symbol>', 'expired F&O contract by trading symbol (repeatable), e.g. NIFTY24DEC24000CE', collect)
     .option('--expired-expiry <underlying:date>', 'an option strategy on one expired expiry, e.g. NIFTY:2026-11-18: its contracts near the underlying and their candles (default interval 1minute)')
