@@ -10,7 +10,10 @@ import type { StrategyDefinition } from '../src/strategies/strategy.js';
 import { chargeModel, type ChargeModel } from './charges/charge-preset.js';
 import type { CandleSeries } from './data/candle-series.js';
 import type { LoadSummary } from './data/load-summary.js';
+import { seriesForStrategies, type SeriesDemand } from './data/resample.js';
+import { parseStrategyParams } from '../src/strategies/params.js';
 import { computeMetrics, type Metrics } from './metrics/performance.js';
+import { resultsByInstrument, type InstrumentResult } from './metrics/by-instrument.js';
 import { pairTrades } from './metrics/trades.js';
 import type { BacktestReportInput } from './report/backtest-result.js';
 import type { ChargeTotals } from './report/report-numbers.js';
@@ -23,6 +26,11 @@ export interface BacktestRequest extends BacktestSettings {
   /** Raw parameters (validated by the strategy's schema inside the engine). */
   readonly params: Readonly<Record<string, unknown>>;
   readonly strategyId?: string;
+  /**
+   * Portfolio runs: several instances of the strategy (e.g. one per instrument) trading one
+   * account; `params` and `strategyId` are then unused.
+   */
+  readonly instances?: ReadonlyArray<{ readonly id: string; readonly params: Readonly<Record<string, unknown>> }>;
   readonly series: readonly CandleSeries[];
   readonly instruments: InstrumentLookup;
   /** `none`, `auto`, a preset name or a YAML path (see backtest/charges). */
@@ -39,6 +47,18 @@ export interface BacktestOutcome {
   readonly run: BacktestRun;
   readonly metrics: Metrics;
   readonly report: BacktestReportInput;
+  /** Fills, round trips and net P&L of each instrument (the account's figures are `metrics`). */
+  readonly byInstrument: readonly InstrumentResult[];
+}
+
+/**
+ * Which candles a strategy asks for: a factory is pure (it builds an object and its indicators),
+ * so an instance made here with the run's parameters tells its instruments and intervals before
+ * the run; the engine builds its own instance. Bad parameters fail here with the engine's message.
+ */
+export function demandOf(definition: StrategyDefinition, params: Readonly<Record<string, unknown>>, id: string, instruments: InstrumentLookup): SeriesDemand {
+  const s = definition.create(parseStrategyParams(definition, params, id) as never, { id, instruments });
+  return { strategy: id, instruments: s.instruments, intervals: s.intervals ?? [] };
 }
 
 /**
@@ -49,10 +69,12 @@ export interface BacktestOutcome {
 export async function backtest(req: BacktestRequest): Promise<BacktestOutcome> {
   const charges = typeof req.charges === 'string' ? chargeModel(req.charges) : req.charges;
   const strategyId = req.strategyId ?? req.definition.name;
+  const instances = req.instances ?? [{ id: strategyId, params: req.params }];
+  const series = seriesForStrategies(req.series, instances.map((i) => demandOf(req.definition, i.params, i.id, req.instruments)));
   const run = await runBacktest({
-    series: req.series,
+    series,
     instruments: req.instruments,
-    strategies: [{ id: strategyId, definition: req.definition, params: req.params }],
+    strategies: instances.map((i) => ({ id: i.id, definition: req.definition, params: i.params })),
     charges,
     cash: req.cash,
     ...(req.bothTouched !== undefined ? { bothTouched: req.bothTouched } : {}),
@@ -100,7 +122,8 @@ export async function backtest(req: BacktestRequest): Promise<BacktestOutcome> {
     denials: run.denials,
     alerts: run.alerts,
   };
-  return { run, metrics, report };
+  const byInstrument = resultsByInstrument(run.instruments, run.fills, trades, open);
+  return { run, metrics, report, byInstrument };
 }
 
 /**

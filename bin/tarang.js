@@ -16,5 +16,7 @@ if (useDist) {
 } else {
   const { register } = await import('tsx/esm/api');
   register();
+  // Strategy files loaded later (src/strategies/strategy-file.ts) must not register tsx twice.
+  globalThis[Symbol.for('tarang.tsx-registered')] = true;
   await import(src.href);
 }

@@ -5,16 +5,21 @@
  */
 import { describeError } from '../../src/core/errors.js';
 import { InstrumentTable } from '../../src/core/instruments.js';
-import { getStrategy } from '../../src/strategies/registry.js';
+import { resolveStrategy } from '../../src/strategies/strategy-file.js';
 import { backtest } from '../backtest.js';
 import { buildJsonReport } from '../report/backtest-result.js';
 import type { SweepJob, SweepReply, SweepTask } from './sweep-types.js';
 
 export type ComboRunner = (task: SweepTask) => Promise<SweepReply>;
 
-export function comboRunner(job: SweepJob): ComboRunner {
+/**
+ * Loads the job's strategy (a registry name, or a strategy file's URL that a worker thread imports
+ * itself) and returns the runner; rejects when the strategy cannot be loaded, so a sweep fails
+ * with that error instead of answering every row with it.
+ */
+export async function comboRunner(job: SweepJob): Promise<ComboRunner> {
   const instruments = new InstrumentTable(job.instruments);
-  const definition = getStrategy(job.strategy);
+  const { definition } = await resolveStrategy(job.strategy);
   return async (task) => {
     try {
       const out = await backtest({

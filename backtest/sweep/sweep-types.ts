@@ -7,6 +7,7 @@ import type { BacktestSettings } from '../runner.js';
 export interface SweepJob {
   readonly series: readonly CandleSeries[];
   readonly instruments: readonly Instrument[];
+  /** A registry name, or the file: URL of a strategy file (each worker imports it). */
   readonly strategy: string;
   /** Parameters common to every combination. */
   readonly params: Readonly<Record<string, unknown>>;

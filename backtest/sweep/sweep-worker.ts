@@ -16,7 +16,7 @@ let first = true;
 let chain: Promise<void> = Promise.resolve();
 
 async function runJob(data: SweepWorkerData): Promise<void> {
-  const run = comboRunner(data.job);
+  const run = await comboRunner(data.job);
   const startCpu = first ? threadCpuMs() : undefined;
   first = false;
   send({ kind: 'ready', at: performance.timeOrigin + performance.now(), ...(startCpu !== undefined ? { cpuMs: startCpu } : {}) });

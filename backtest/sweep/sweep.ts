@@ -153,7 +153,7 @@ export async function sweep(o: SweepOptions): Promise<SweepResult> {
         if (stopped) break;
         const i = retry.shift() ?? (mainLane || (started && alive === 0) ? claimNext(claims, 0) : -1);
         if (i < 0) break;
-        run ??= comboRunner(shared);
+        run ??= await comboRunner(shared);
         const c0 = threadCpuMs();
         const reply = await run({ index: i, params: o.grid[i]! });
         const c1 = threadCpuMs();

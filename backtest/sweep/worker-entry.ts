@@ -54,7 +54,8 @@ function directEntry(): { code: string; how: 'tsx' | 'js' } {
   if (!worker.endsWith('.ts')) return { code: `import(${JSON.stringify(worker)});`, how: 'js' };
   // tsx is registered in the main thread only; a worker registers it itself before importing.
   const tsx = import.meta.resolve('tsx/esm/api');
-  return { code: `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(worker)}); });`, how: 'tsx' };
+  // The flag tells a strategy file's loader (src/strategies/strategy-file.ts) that tsx is in already.
+  return { code: `import(${JSON.stringify(tsx)}).then((m) => { m.register(); globalThis[Symbol.for('tarang.tsx-registered')] = true; return import(${JSON.stringify(worker)}); });`, how: 'tsx' };
 }
 
 function stamp(path: string): readonly [string, number, number] | undefined {

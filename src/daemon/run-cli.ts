@@ -7,7 +7,9 @@ import { nseCalendar } from '../core/calendar.js';
 import { ConfigError } from '../core/errors.js';
 import { createLogger } from '../core/log.js';
 import { istDate } from '../core/time.js';
-import { loadDaemonConfig, PaperSchema, parseDuration, type DaemonConfig } from './config.js';
+import { basename, resolve } from 'node:path';
+import { isStrategyPath } from '../strategies/strategy-file.js';
+import { loadDaemonConfig, PaperSchema, parseDuration, type DaemonConfig, type StrategyEntry } from './config.js';
 import type { DaemonMode } from './daemon.js';
 import { launchDaemon } from './launch.js';
 import { handleStopSignals } from './signals.js';
@@ -20,6 +22,37 @@ export interface CliFlags {
   readonly opsPort?: string;
   readonly status?: boolean;
   readonly logLevel?: string;
+  /** A strategy (registry name or file) to run instead of the config's strategies. */
+  readonly strategy?: string;
+  /** `name=value` parameters of `--strategy`. */
+  readonly param?: readonly string[];
+}
+
+/** A scalar flag value: numbers and booleans typed, anything else kept as text (as `backtest --param`). */
+function scalar(text: string): number | string | boolean {
+  if (/^-?\d+(?:\.\d+)?$/.test(text)) return Number(text);
+  if (text === 'true' || text === 'false') return text === 'true';
+  return text;
+}
+
+/**
+ * `--strategy X --param k=v`: one strategy instead of the config's list. A file is made absolute
+ * from the current folder (the config's own paths are relative to the config file); its instance
+ * id is the file's name.
+ */
+function flagStrategy(f: CliFlags): StrategyEntry {
+  const ref = f.strategy!;
+  const params: Record<string, unknown> = {};
+  for (const kv of f.param ?? []) {
+    const i = kv.indexOf('=');
+    if (i <= 0) throw new ConfigError(`--param: expected name=value, got ${JSON.stringify(kv)}`);
+    params[kv.slice(0, i).trim()] = scalar(kv.slice(i + 1).trim());
+  }
+  const path = isStrategyPath(ref);
+  const strategy = path && !ref.startsWith('file:') ? resolve(ref) : ref;
+  const base = path ? basename(ref).replace(/\.[cm]?[jt]s$/, '') : ref;
+  const id = base.replace(/[^A-Za-z0-9_-]/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 32) || 'strategy';
+  return { id, strategy, params, enabled: true };
 }
 
 export function applyFlags(c: DaemonConfig, f: CliFlags, mode: DaemonMode): DaemonConfig {
@@ -32,6 +65,8 @@ export function applyFlags(c: DaemonConfig, f: CliFlags, mode: DaemonMode): Daem
   }
   if (f.status === false) out = { ...out, statusIntervalMs: 0 };
   if (f.logLevel !== undefined) out = { ...out, log: { level: f.logLevel as DaemonConfig['log']['level'] } };
+  if (f.strategy !== undefined) out = { ...out, strategies: [flagStrategy(f)] };
+  else if (f.param?.length) throw new ConfigError('--param: give the strategy too (--strategy NAME|FILE), or set params in the config');
   if (mode === 'paper') {
     const paper = out.paper ?? PaperSchema.parse({});
     let speed = paper.speed;

@@ -39,6 +39,6 @@ describe('loadStrategySpecs', () => {
         base,
       ),
     ).rejects.toThrow('cfg.yaml: strategies.1.id: duplicate strategy id "a"');
-    await expect(loadStrategySpecs([{ id: 'a', strategy: './fixtures/missing.ts', params: {}, enabled: true }], base)).rejects.toThrow(/strategies\.0\.strategy: cannot load \.\/fixtures\/missing\.ts/);
+    await expect(loadStrategySpecs([{ id: 'a', strategy: './fixtures/missing.ts', params: {}, enabled: true }], base)).rejects.toThrow(/strategies\.0\.strategy: strategy file \.\/fixtures\/missing\.ts not found/);
   });
 });

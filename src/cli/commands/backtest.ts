@@ -3,7 +3,8 @@
  * instruments by scrip code, expired contracts by trading symbol), with costs, a JSON and an HTML
  * report, or a parameter sweep on all cores. See backtest/README.md.
  */
-import { writeFileSync } from 'node:fs';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { isInterval, type Interval } from '../../core/candles.js';
@@ -13,7 +14,7 @@ import { rupeesToPaise } from '../../core/rupee-amount.js';
 import { InstrumentTable } from '../../core/instruments.js';
 import { WallClock } from '../../core/clock.js';
 import { createCliLogger } from '../../core/cli-log.js';
-import { getStrategy, strategyNames } from '../../strategies/registry.js';
+import { resolveStrategy } from '../../strategies/strategy-file.js';
 import type { StrategyDefinition } from '../../strategies/strategy.js';
 import { OptionDataFeed, withOptionData } from '../../strategies/options/option-data-feed.js';
 import { isOptionStrategy } from '../../strategies/options/option-data.js';
@@ -33,6 +34,7 @@ import type { Metrics } from '../../../backtest/metrics/performance.js';
 import { gridOf, parseSweep, scalar } from '../../../backtest/sweep/sweep-grid.js';
 import { RANK_METRICS, isRankMetric, runSweep, type RankMetric } from '../../../backtest/sweep/sweep.js';
 import type { BacktestSettings } from '../../../backtest/runner.js';
+import type { InstrumentResult } from '../../../backtest/metrics/by-instrument.js';
 import { formatZodIssues } from '../../core/zod-issues.js';
 import { parseIstDate } from '../../core/date-input.js';
 
@@ -76,6 +78,14 @@ interface BacktestFlags {
 }
 
 const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 function flagError(flag: string, message: string): ConfigError {
   return new ConfigError(`--${flag}: ${message}`, { flag });
@@ -174,7 +184,10 @@ async function loadData(f: BacktestFlags, rawParams: Readonly<Record<string, unk
     };
     const series: CandleSeries[] = [];
     const summaries: LoadSummary[] = [];
-    for (const file of f.data) {
+    // A folder stands for the CSV files in it.
+    const files = f.data.flatMap((d) => (isDirectory(d) ? readdirSync(d).filter((n) => /\.csv$/i.test(n)).sort().map((n) => join(d, n)) : [d]));
+    if (files.length === 0) throw flagError('data', `no .csv file in ${f.data.join(', ')}`);
+    for (const file of files) {
       const r = loadCsvCandles(file, opts);
       series.push(...r.series);
       summaries.push(r.summary);
@@ -251,6 +264,17 @@ async function indexCode(client: BrokerClient, clock: WallClock, underlying: str
   return found.id;
 }
 
+/** The per-instrument table of a portfolio run, busiest first, before the account's figures. */
+function printByInstrument(rows: readonly InstrumentResult[]): void {
+  const sorted = [...rows].sort((a, b) => b.trades - a.trades || a.instrument.localeCompare(b.instrument));
+  const w = Math.max(10, ...rows.map((r) => r.instrument.length));
+  const lines = [`${'instrument'.padEnd(w)}  fills  trades  wins  ${'net P&L'.padStart(14)}`];
+  for (const r of sorted) lines.push(`${r.instrument.padEnd(w)}  ${String(r.fills).padStart(5)}  ${String(r.trades).padStart(6)}  ${String(r.wins).padStart(4)}  ${formatInr(r.netPnl).padStart(14)}${r.openQty !== 0 ? `  (open ${r.openQty})` : ''}`);
+  const traded = rows.filter((r) => r.fills > 0).length;
+  lines.push(`${traded} of ${rows.length} instruments traded`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
 /** The terminal summary: ratios as percentages, money in rupees with Indian grouping. */
 function printMetrics(doc: Record<string, unknown>, m: Metrics): void {
   const dm = doc['metrics'] as Record<string, unknown>;
@@ -298,10 +322,12 @@ async function action(f: BacktestFlags, cmd: Command): Promise<void> {
     if (given.length) throw flagError(given[0]!, `applies to sweeps only; add --sweep name=from..to:step, or leave out ${given.map((g) => `--${g}`).join(' and ')}`);
   }
   let definition: StrategyDefinition;
+  let strategyRef: string;
   try {
-    definition = getStrategy(f.strategy);
-  } catch {
-    throw flagError('strategy', `unknown strategy ${JSON.stringify(f.strategy)}; known: ${strategyNames().join(', ')}`);
+    // A registry name, or a file (relative to the current folder, absolute, or a file: URL).
+    ({ definition, ref: strategyRef } = await resolveStrategy(f.strategy, process.cwd()));
+  } catch (e) {
+    throw flagError('strategy', (e as Error).message);
   }
   const cash = (() => {
     // Rupees as in config files: 1000000, "10,00,000", "10 lakh"; never rounded to the paisa.
@@ -338,13 +364,22 @@ async function action(f: BacktestFlags, cmd: Command): Promise<void> {
     if (keys.has('underlyingInstrument') && params['underlyingInstrument'] === undefined) params['underlyingInstrument'] = options.underlyingInstrument;
     definition = optionDataDefinition(definition, options.contracts);
   }
-  // One-instrument strategies get the data's instrument and interval unless told otherwise.
-  if (keys.has('instrument') && params['instrument'] === undefined) params['instrument'] = series[0]!.instrument;
+  // Several instruments: a one-instrument strategy runs once per instrument (`instrument=ALL`, the
+  // default when the data holds several), every instance trading the one account; a strategy with
+  // an `instruments` list gets them all. One instrument: the strategy gets it.
+  const ids = series.map((s) => s.instrument);
+  const perInstrument = keys.has('instrument') && (params['instrument'] === 'ALL' || (params['instrument'] === undefined && ids.length > 1));
+  if (keys.has('instruments') && params['instruments'] === undefined) params['instruments'] = ids;
+  if (keys.has('instrument') && params['instrument'] === undefined && !perInstrument) params['instrument'] = ids[0]!;
   if (keys.has('interval') && params['interval'] === undefined) params['interval'] = series[0]!.interval;
-  const parsed = definition.params.safeParse(params);
-  if (!parsed.success) {
-    throw flagError('param', `${definition.name}: ${formatZodIssues(parsed.error, { root: '(params)' })}`);
+  const instances = perInstrument ? ids.map((id) => ({ id: `${definition.name}-${id}`, params: { ...params, instrument: id } })) : undefined;
+  for (const p of instances?.map((i) => i.params) ?? [params]) {
+    const parsed = definition.params.safeParse(p);
+    if (!parsed.success) {
+      throw flagError('param', `${definition.name}: ${formatZodIssues(parsed.error, { root: '(params)' })}`);
+    }
   }
+  if (instances && f.sweep?.length) throw flagError('sweep', `runs one instrument; this data holds ${ids.length} (${ids.slice(0, 3).join(', ')}, ...): pick one with --param instrument=${ids[0]}`);
 
   if (f.sweep?.length) {
     const axes = f.sweep.map(parseSweep);
@@ -357,7 +392,7 @@ async function action(f: BacktestFlags, cmd: Command): Promise<void> {
     const commonParams = Object.fromEntries(Object.entries(params).filter(([k]) => !swept.has(k)));
     const bar = progressBar(f.progress, 'sweep');
     const rows = await runSweep({
-      job: { series, instruments: [...instruments.values()], strategy: definition.name, params, settings, charges: f.charges },
+      job: { series, instruments: [...instruments.values()], strategy: strategyRef, params, settings, charges: f.charges },
       grid,
       rank: f.rank as RankMetric,
       ...(f.workers !== undefined ? { workers: wholeNumber('workers', f.workers, 1) } : {}),
@@ -379,9 +414,13 @@ async function action(f: BacktestFlags, cmd: Command): Promise<void> {
   }
 
   const bar = progressBar(f.progress && series.reduce((a, s) => a + s.length, 0) >= 200_000, 'backtest');
-  const out = await backtest({ definition, params, series, instruments, charges: f.charges, sources, ...settings, command: commandLine(cmd), onProgress: (d, t) => bar.update(d, t) });
+  const out = await backtest({ definition, params, series, instruments, charges: f.charges, sources, ...settings, command: commandLine(cmd), ...(instances ? { instances } : {}), onProgress: (d, t) => bar.update(d, t) });
   bar.stop();
   const doc = buildJsonReport(out.report);
+  if (out.byInstrument.length > 1) {
+    doc['by_instrument'] = out.byInstrument.map((r) => ({ instrument: r.instrument, fills: r.fills, trades: r.trades, wins: r.wins, net_pnl: r.netPnl / 100, charges: r.charges / 100, open_qty: r.openQty }));
+    printByInstrument(out.byInstrument);
+  }
   printMetrics(doc, out.metrics);
   if (f.json) writeFileSync(f.json, jsonText(doc));
   if (f.html) writeFileSync(f.html, buildHtmlReport(out.report));
@@ -416,7 +455,7 @@ export function register(program: Command): void {
   program
     .command('backtest')
     .description('run a strategy over historical candles (CSV files, the broker, or expired contracts) and report fills, trades and metrics')
-    .option('--data <file>', 'candle CSV file (repeat for several)', collect)
+    .option('--data <file|folder>', 'candle CSV file, or a folder of them (repeatable); a Symbol column holds several instruments', collect)
     .option('--symbol <code>', 'scrip code to download through the broker (repeatable), e.g. NSE_2885', collect)
     .option('--expired <trading_symbol>', 'expired F&O contract by trading symbol (repeatable), e.g. NIFTY24DEC24000CE', collect)
     .option('--expired-expiry <underlying:date>', 'an option strategy on one expired expiry, e.g. NIFTY:2026-11-18: its contracts near the underlying and their candles (default interval 1minute)')
@@ -434,7 +473,7 @@ export function register(program: Command): void {
     .option('--skip-bad-rows', 'skip and list malformed CSV rows instead of stopping at the first')
     .option('--tick <rupees>', 'tick size of CSV instruments (default 0.05)')
     .option('--lot <n>', 'lot size of CSV instruments without one (default 1)')
-    .option('--strategy <name>', 'strategy name', 'sma-cross')
+    .option('--strategy <name|file>', 'strategy name, or a strategy file (.ts/.js; relative, absolute or file: URL)', 'sma-cross')
     .option('--param <name=value>', 'strategy parameter (repeatable)', collect)
     .option('--cash <rupees>', 'starting cash in rupees: 1000000, "10,00,000" or "10 lakh"', '1000000')
     .option('--charges <preset>', 'none, auto, equity-delivery, equity-intraday, futures, options, or a YAML file', 'auto')

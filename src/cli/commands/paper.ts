@@ -12,6 +12,8 @@ export function register(program: Command): void {
     .option('--duration <time>', 'simulated time to run, e.g. 30m or 2h (default: to the session close)')
     .option('--store <url>', 'state store: memory or redis://host:port/db (overrides the config)')
     .option('--ops-port <port>', 'port of /health, /metrics and the control API (0: any free port)')
+    .option('--strategy <name|file>', "run this strategy instead of the config's (a name, or a .ts/.js file relative to the current folder)")
+    .option('--param <name=value>', 'parameter of --strategy (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--no-status', 'no terminal status line')
     .option('--log-level <level>', 'fatal, error, warn, info, debug or trace')
     .action(async (flags: CliFlags) => runFromCli('paper', flags));

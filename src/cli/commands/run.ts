@@ -10,6 +10,8 @@ export function register(program: Command): void {
     .option('--duration <time>', 'stop after this much time, e.g. 90m or 6h15m')
     .option('--store <url>', 'state store: memory or redis://host:port/db (overrides the config)')
     .option('--ops-port <port>', 'port of /health, /metrics and the control API (0: any free port)')
+    .option('--strategy <name|file>', "run this strategy instead of the config's (a name, or a .ts/.js file relative to the current folder)")
+    .option('--param <name=value>', 'parameter of --strategy (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--no-status', 'no terminal status line')
     .option('--log-level <level>', 'fatal, error, warn, info, debug or trace')
     .action(async (flags: CliFlags) => runFromCli('live', flags));

@@ -1,0 +1,70 @@
+/**
+ * Portfolio backtests: many instruments in one run and one account, from a file with a Symbol
+ * column (the NSE bhavcopy of 50 stocks) or a folder of files; a one-instrument strategy runs once
+ * per instrument and the report gives each instrument's results beside the account's.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { register } from '../../../src/cli/commands/backtest.js';
+import { sharedData } from '../../support/shared-data.js';
+
+const data = sharedData();
+const dir = mkdtempSync(join(tmpdir(), 'tarang-bt-portfolio-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function cli(args: string[]): Promise<string> {
+  const program = new Command('tarang').exitOverride();
+  register(program);
+  let out = '';
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => {
+    out += String(s);
+    return true;
+  });
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  try {
+    await program.parseAsync(['node', 'tarang', 'backtest', '--no-progress', ...args]);
+  } finally {
+    spy.mockRestore();
+    err.mockRestore();
+  }
+  return out;
+}
+
+interface Row { instrument: string; fills: number; trades: number; net_pnl: number }
+
+describe('portfolio backtests', () => {
+  it.skipIf(!data.available)('runs sma-cross on every stock of the bhavcopy in one command and reports each', async () => {
+    const json = join(dir, 'bhav.json');
+    const out = await cli(['--data', data.path('nse-daily/nifty50_stocks_bhavcopy_2018H1.csv'), '--param', 'qty=10', '--param', 'fast=5', '--param', 'slow=20', '--param', 'product=CNC', '--charges', 'none', '--json', json]);
+    const doc = JSON.parse(readFileSync(json, 'utf8')) as { by_instrument: Row[]; fills: Array<{ instrument: string }>; metrics: { fills: number } };
+    expect(doc.by_instrument).toHaveLength(50);
+    // Every stock had a crossover in the half year, and each one traded.
+    expect(doc.by_instrument.filter((r) => r.fills > 0)).toHaveLength(50);
+    expect(new Set(doc.fills.map((f) => f.instrument)).size).toBe(50);
+    expect(doc.by_instrument.reduce((n, r) => n + r.fills, 0)).toBe(doc.fills.length);
+    expect(out).toMatch(/^ADANIPORTS +\d+ +\d+ +\d+ +-?₹[\d,]+\.\d\d/m);
+    expect(out).toContain('50 of 50 instruments traded');
+  }, 120_000);
+
+  it('reads a folder of files and runs a one-instrument strategy on each (instrument=ALL), sharing one account', async () => {
+    const folder = join(dir, 'two');
+    mkdirSync(folder);
+    for (const [name, phase] of [['AAA', 0], ['BBB', 2]] as const) {
+      const rows = Array.from({ length: 200 }, (_, i) => {
+        const m = 9 * 60 + 15 + i;
+        const p = (100 + 5 * Math.sin((i + phase * 10) / 6)).toFixed(2);
+        return `2024-01-02,${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')},${p},${(Number(p) + 0.5).toFixed(2)},${(Number(p) - 0.5).toFixed(2)},${p},1000`;
+      });
+      writeFileSync(join(folder, `${name}.csv`), ['Date,Time,Open,High,Low,Close,Volume', ...rows].join('\n'));
+    }
+    const json = join(dir, 'two.json');
+    await cli(['--data', folder, '--param', 'instrument=ALL', '--param', 'qty=10', '--param', 'fast=3', '--param', 'slow=8', '--charges', 'none', '--json', json]);
+    const doc = JSON.parse(readFileSync(json, 'utf8')) as { by_instrument: Row[]; fills: Array<{ instrument: string }> };
+    expect(doc.by_instrument.map((r) => r.instrument)).toEqual(['AAA', 'BBB']);
+    expect(doc.by_instrument.every((r) => r.fills > 0)).toBe(true);
+    await expect(cli(['--data', folder, '--param', 'qty=10', '--sweep', 'fast=3,4'])).rejects.toThrow(/--sweep: runs one instrument; this data holds 2 \(AAA, BBB, \.\.\.\): pick one with --param instrument=AAA/);
+  }, 60_000);
+});
