@@ -11,7 +11,9 @@ import { chargeModel, type ChargeModel } from './charges/charge-preset.js';
 import type { CandleSeries } from './data/candle-series.js';
 import type { LoadSummary } from './data/load-summary.js';
 import { computeMetrics, type Metrics } from './metrics/performance.js';
-import { pairTrades } from './metrics/trades.js';
+import { ExitReason, pairTrades } from './metrics/trades.js';
+import { isBrokerSquareOff, type SquareOffTimes } from '../src/risk/rules/square-off.js';
+import { formatMinuteOfDay } from '../src/core/time-of-day.js';
 import type { BacktestReportInput } from './report/backtest-result.js';
 import { runBacktest, type BacktestRun, type BacktestSettings } from './runner.js';
 
@@ -55,11 +57,14 @@ export async function backtest(req: BacktestRequest): Promise<BacktestOutcome> {
     ...(req.participationRate !== undefined ? { participationRate: req.participationRate } : {}),
     ...(req.trailing !== undefined ? { trailing: req.trailing } : {}),
     ...(req.marketProtectionPct !== undefined ? { marketProtectionPct: req.marketProtectionPct } : {}),
+    ...(req.squareOff !== undefined ? { squareOff: req.squareOff } : {}),
+    ...(req.intradayExitAt !== undefined ? { intradayExitAt: req.intradayExitAt } : {}),
     ...(req.risk ? { risk: req.risk } : {}),
     ...(req.log ? { log: req.log } : {}),
     ...(req.onProgress ? { onProgress: req.onProgress } : {}),
   });
-  const { trades, open } = pairTrades(run.fills);
+  const exitTags = run.intradayExitTags;
+  const { trades, open } = pairTrades(run.fills, (tag) => (isBrokerSquareOff(tag) ? ExitReason.SQUARE_OFF : exitTags.has(tag) ? ExitReason.INTRADAY_EXIT : ExitReason.STRATEGY));
   const chargesPaid = run.fills.reduce((a, f) => a + f.charges, 0);
   const metrics = computeMetrics({
     curve: run.curve,
@@ -81,6 +86,8 @@ export async function backtest(req: BacktestRequest): Promise<BacktestOutcome> {
       ...(req.participationRate !== undefined ? { participationRate: req.participationRate } : {}),
       trailing: req.trailing ?? 'native',
       marketProtectionPct: req.marketProtectionPct ?? 3,
+      squareOff: hhmmBySegment(run.squareOff),
+      intradayExitAt: run.intradayExitAt ? hhmmBySegment(run.intradayExitAt) : 'off',
     },
     sources: req.sources ?? [],
     candles: run.candles,
@@ -93,4 +100,8 @@ export async function backtest(req: BacktestRequest): Promise<BacktestOutcome> {
     alerts: run.alerts,
   };
   return { run, metrics, report };
+}
+
+function hhmmBySegment(t: SquareOffTimes): Record<string, string> {
+  return Object.fromEntries(Object.entries(t).map(([seg, m]) => [seg, formatMinuteOfDay(m)]));
 }

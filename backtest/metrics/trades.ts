@@ -2,7 +2,8 @@
  * Round trips from fills, first in first out per instrument: each closing quantity is matched
  * against the oldest open quantity. A fill that flips a position closes the old side and opens
  * the new one. Charges are spread over the parts of a fill in proportion to quantity with
- * cumulative rounding, so the parts add up to the fill's charges to the paisa.
+ * cumulative rounding, so the parts add up to the fill's charges to the paisa. Each trade says why
+ * it ended (`exitReason`, from the tag of the fill that closed it).
  */
 import type { Side } from '../../src/core/enums.js';
 import type { Paise } from '../../src/core/money.js';
@@ -19,6 +20,13 @@ export interface FillRecord {
   readonly orderId: string;
 }
 
+/**
+ * Why a trade ended: the strategy's own order, the engine's intraday exit before the square-off,
+ * or the broker's intraday square-off (risk/rules/square-off.ts).
+ */
+export const ExitReason = { STRATEGY: 'strategy', INTRADAY_EXIT: 'intraday-exit', SQUARE_OFF: 'square-off' } as const;
+export type ExitReason = (typeof ExitReason)[keyof typeof ExitReason];
+
 export interface TradeRecord {
   readonly instrument: string;
   /** `long` (bought first) or `short` (sold first). */
@@ -33,6 +41,7 @@ export interface TradeRecord {
   /** Charges of the entry and exit parts, paise. */
   readonly charges: Paise;
   readonly netPnl: Paise;
+  readonly exitReason: ExitReason;
 }
 
 export interface OpenLot {
@@ -59,7 +68,7 @@ function share(charges: Paise, qty: number, part: number): Paise {
   return part === qty ? charges : Math.round((charges * part) / qty);
 }
 
-export function pairTrades(fills: readonly FillRecord[]): { trades: TradeRecord[]; open: OpenLot[] } {
+export function pairTrades(fills: readonly FillRecord[], exitReasonOf: (tag: string) => ExitReason = () => ExitReason.STRATEGY): { trades: TradeRecord[]; open: OpenLot[] } {
   const books = new Map<string, Lot[]>();
   const trades: TradeRecord[] = [];
   for (const f of fills) {
@@ -69,6 +78,7 @@ export function pairTrades(fills: readonly FillRecord[]): { trades: TradeRecord[
     let rem = f.qty;
     let fillCharges = f.charges;
     let fillQty = f.qty;
+    let exitReason: ExitReason | undefined;
     while (rem > 0 && lots.length > 0 && lots[0]!.sign !== sign) {
       const lot = lots[0]!;
       const q = Math.min(rem, lot.qty);
@@ -91,6 +101,7 @@ export function pairTrades(fills: readonly FillRecord[]): { trades: TradeRecord[
         grossPnl: gross,
         charges,
         netPnl: gross - charges,
+        exitReason: (exitReason ??= exitReasonOf(f.tag)),
       });
       lot.qty -= q;
       rem -= q;

@@ -116,7 +116,7 @@ export function buildHtmlReport(r: BacktestReportInput): string {
     .join(' ');
   const trades = r.trades.slice(0, MAX_ROWS).map(
     (t, i) =>
-      `<tr><td>${i + 1}</td><td>${esc(t.instrument)}</td><td>${t.direction}</td><td>${t.qty}</td><td>${esc(formatIst(t.entryTs).slice(0, 19).replace('T', ' '))}</td><td>${formatRupees(t.entryPrice)}</td><td>${esc(formatIst(t.exitTs).slice(0, 19).replace('T', ' '))}</td><td>${formatRupees(t.exitPrice)}</td><td>${formatRupees(t.charges)}</td><td class="${t.netPnl >= 0 ? 'pos' : 'neg'}">${formatRupees(t.netPnl)}</td></tr>`,
+      `<tr><td>${i + 1}</td><td>${esc(t.instrument)}</td><td>${t.direction}</td><td>${t.qty}</td><td>${esc(formatIst(t.entryTs).slice(0, 19).replace('T', ' '))}</td><td>${formatRupees(t.entryPrice)}</td><td>${esc(formatIst(t.exitTs).slice(0, 19).replace('T', ' '))}</td><td>${formatRupees(t.exitPrice)}</td><td>${t.exitReason}</td><td>${formatRupees(t.charges)}</td><td class="${t.netPnl >= 0 ? 'pos' : 'neg'}">${formatRupees(t.netPnl)}</td></tr>`,
   );
   const more = r.trades.length > MAX_ROWS ? `<p>${r.trades.length - MAX_ROWS} more trades are in the JSON report.</p>` : '';
   const open = r.open.map((o) => `<li>${esc(o.instrument)}: ${o.direction} ${o.qty} from ${esc(formatIst(o.entryTs))} at ${formatRupees(o.entryPrice)}</li>`).join('');
@@ -144,7 +144,7 @@ ${r.alerts.length ? `<h2>Alerts</h2><ul>${r.alerts.map((a) => `<li>${esc(formatI
 ${denials ? `<h2>Denied intents</h2><ul>${denials}</ul>` : ''}
 ${open ? `<h2>Open at the end</h2><ul>${open}</ul>` : ''}
 <h2>Trades</h2>
-<table><tr><th>#</th><th>Instrument</th><th>Side</th><th>Qty</th><th>Entry</th><th>Price</th><th>Exit</th><th>Price</th><th>Charges</th><th>Net P&amp;L</th></tr>
+<table><tr><th>#</th><th>Instrument</th><th>Side</th><th>Qty</th><th>Entry</th><th>Price</th><th>Exit</th><th>Price</th><th>Why</th><th>Charges</th><th>Net P&amp;L</th></tr>
 ${trades.join('\n')}</table>${more}
 <h2>Data</h2>
 ${r.sources.map((s) => `<pre>${esc(describeSummary(s))}</pre>`).join('\n')}
