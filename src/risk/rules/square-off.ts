@@ -127,3 +127,8 @@ export function intradayExitTimes(parsed: IntradayExitAt | undefined, broker: Sq
   }
   return out;
 }
+
+/** Every segment's square-off inside the session [open, close), in time order. */
+export function squareOffsIn(times: SquareOffTimes, open: number, close: number): { readonly segment: SquareOffSegment; readonly at: number }[] {
+  return SQUARE_OFF_SEGMENTS.map((segment) => ({ segment, at: squareOffWithin(times[segment], open, close) })).sort((a, b) => a.at - b.at);
+}

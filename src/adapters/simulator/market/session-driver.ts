@@ -9,7 +9,7 @@
  */
 import type { Session } from '../../../core/calendar.js';
 import type { MatchingEngine } from '../matching/matching-engine.js';
-import { SQUARE_OFF_SEGMENTS, squareOffWithin, type SquareOffSegment } from '../../../risk/rules/square-off.js';
+import { squareOffsIn, type SquareOffSegment } from '../../../risk/rules/square-off.js';
 import type { MarketModel } from './market-model.js';
 import type { MarketTick } from './types.js';
 
@@ -72,7 +72,7 @@ export class MarketSessionDriver {
       }
       if (this.open) {
         // The square-offs inside the session, in time order: ticks up to each, then the square-off.
-        for (const { segment, at } of this.squareOffs(s)) {
+        for (const { segment, at } of squareOffsIn(engine.squareOffTimes, s.open, s.close)) {
           if (engine.isSquaredOff(segment)) continue;
           model.advanceEach(Math.min(now, at - 1), this.deliver);
           if (now < at) return;
@@ -93,8 +93,4 @@ export class MarketSessionDriver {
     }
   }
 
-  private squareOffs(s: Session): { segment: SquareOffSegment; at: number }[] {
-    const times = this.options.engine.squareOffTimes;
-    return SQUARE_OFF_SEGMENTS.map((segment) => ({ segment, at: squareOffWithin(times[segment], s.open, s.close) })).sort((a, b) => a.at - b.at);
-  }
 }
