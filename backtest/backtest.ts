@@ -14,7 +14,9 @@ import { seriesForStrategies, type SeriesDemand } from './data/resample.js';
 import { parseStrategyParams } from '../src/strategies/params.js';
 import { computeMetrics, type Metrics } from './metrics/performance.js';
 import { resultsByInstrument, type InstrumentResult } from './metrics/by-instrument.js';
-import { pairTrades } from './metrics/trades.js';
+import { FillVia, pairTrades } from './metrics/trades.js';
+import { isBrokerSquareOff, type SquareOffTimes } from '../src/risk/rules/square-off.js';
+import { formatMinuteOfDay } from '../src/core/time-of-day.js';
 import type { BacktestReportInput } from './report/backtest-result.js';
 import type { ChargeTotals } from './report/report-numbers.js';
 import type { FillRecord } from './metrics/trades.js';
@@ -82,11 +84,14 @@ export async function backtest(req: BacktestRequest): Promise<BacktestOutcome> {
     ...(req.participationRate !== undefined ? { participationRate: req.participationRate } : {}),
     ...(req.trailing !== undefined ? { trailing: req.trailing } : {}),
     ...(req.marketProtectionPct !== undefined ? { marketProtectionPct: req.marketProtectionPct } : {}),
+    ...(req.squareOff !== undefined ? { squareOff: req.squareOff } : {}),
+    ...(req.intradayExitAt !== undefined ? { intradayExitAt: req.intradayExitAt } : {}),
     ...(req.risk ? { risk: req.risk } : {}),
     ...(req.log ? { log: req.log } : {}),
     ...(req.onProgress ? { onProgress: req.onProgress } : {}),
   });
-  const { trades, open } = pairTrades(run.fills);
+  const exitTags = run.intradayExitTags;
+  const { trades, open } = pairTrades(run.fills, (tag) => (isBrokerSquareOff(tag) ? FillVia.SQUARE_OFF : exitTags.has(tag) ? FillVia.INTRADAY_EXIT : undefined));
   const chargesPaid = run.fills.reduce((a, f) => a + f.charges, 0);
   const metrics = computeMetrics({
     curve: run.curve,
@@ -111,6 +116,8 @@ export async function backtest(req: BacktestRequest): Promise<BacktestOutcome> {
       trailing: req.trailing ?? 'native',
       marketProtectionPct: req.marketProtectionPct ?? req.risk?.marketProtectionPct ?? defaultMarketProtectionPct(),
       ...(req.command !== undefined ? { command: req.command } : {}),
+      squareOff: hhmmBySegment(run.squareOff),
+      intradayExitAt: run.intradayExitAt ? hhmmBySegment(run.intradayExitAt) : 'off',
     },
     sources: req.sources ?? [],
     candles: run.candles,
@@ -153,4 +160,8 @@ function itemiseCharges(model: ChargeModel, instruments: InstrumentLookup, fills
     gst += c.gst;
   }
   return { brokerage, stt, exchange, sebi, stampDuty, gst, total, presets };
+}
+
+function hhmmBySegment(t: SquareOffTimes): Record<string, string> {
+  return Object.fromEntries(Object.entries(t).map(([seg, m]) => [seg, formatMinuteOfDay(m)]));
 }

@@ -8,7 +8,11 @@
  *      data ended early that day);
  *   2. the group's candles are played through the matching engine as price paths (open, extremes,
  *      close): orders placed on earlier candles fill here, and only here;
- *   3. at or after 15:30 IST the session closes: DAY and IOC orders expire;
+ *   3. at or after a segment's intraday square-off time (15:20 equity, 15:25 F&O by default;
+ *      risk/rules/square-off.ts) the broker squares INTRADAY positions off, as the simulator does:
+ *      open INTRADAY orders cancelled, positions closed at the last price of that minute; a day
+ *      whose data ends earlier is squared off at its last candle. At or after 15:30 IST the
+ *      session closes: DAY and IOC orders expire. No INTRADAY position is carried overnight;
  *   4. the clock moves to T and the candles are published on the bus: strategies see them now,
  *      and what they order can only fill on a later group (the engine's `matchOnArrival: false`
  *      plus an order's creation time after every price point already played);
@@ -20,7 +24,7 @@
  * and the session is opened again at once (same date, nothing rolls) so that what a strategy sends
  * on day N's close is a regular order working through day N+1's candle: a MARKET order fills at
  * day N+1's open, a DAY limit that day N+1 does not reach expires at its close, and smart orders
- * can be placed (they cannot be AMOs).
+ * can be placed (they cannot be AMOs). INTRADAY positions are squared off at each candle's close.
  */
 import { z } from 'zod';
 import { isIntraday } from '../src/core/candles.js';
@@ -45,6 +49,8 @@ import type { FillRecord, FillVia } from './metrics/trades.js';
 import { BacktestVenue } from './venue.js';
 import { formatZodIssues } from '../src/core/zod-issues.js';
 import { defaultMarketProtectionPct } from '../src/risk/rules/market-protection.js';
+import { SESSION_OPEN_MINUTE } from '../src/core/candles.js';
+import { IntradayExitAtInput, SquareOffTimesInput, squareOffSegment, squareOffTimes, squareOffWithin, type SquareOffSegment, type SquareOffTimes } from '../src/risk/rules/square-off.js';
 
 export const BacktestSettingsSchema = z
   .object({
@@ -62,6 +68,10 @@ export const BacktestSettingsSchema = z
     marketProtectionPct: z.number().positive().max(100).default(() => defaultMarketProtectionPct()),
     /** `native`: the matching engine trails stop-loss legs; `emulated`: the engine does, by modifying (as live). */
     trailing: z.enum(['native', 'emulated']).default('native'),
+    /** The broker's intraday square-off, `HH:MM` per segment over config/market-rules/square-off.yaml. */
+    squareOff: SquareOffTimesInput.optional(),
+    /** The engine's own intraday exit: `off`, `HH:MM`, or per segment (default 5 minutes before the square-off). */
+    intradayExitAt: IntradayExitAtInput.optional(),
   })
   .strict();
 export type BacktestSettings = z.input<typeof BacktestSettingsSchema>;
@@ -100,6 +110,11 @@ export interface BacktestRun {
   /** Wall time of the replay alone (bench figure), ms. */
   readonly replayMs: number;
   readonly instruments: readonly string[];
+  /** Tags of the engine's intraday-exit orders (a trade they close ends for that reason). */
+  readonly intradayExitTags: ReadonlySet<string>;
+  /** The broker's square-off and the engine's exit (undefined: off), minutes of the IST day per segment. */
+  readonly squareOff: SquareOffTimes;
+  readonly intradayExitAt: SquareOffTimes | undefined;
 }
 
 /**
@@ -129,6 +144,8 @@ interface ReplayParts {
   readonly recorder: EquityRecorder;
   readonly ids: readonly string[];
   readonly intraday: boolean;
+  /** Segments of the replayed instruments that the broker squares off. */
+  readonly segments: readonly SquareOffSegment[];
   readonly onProgress: ((done: number, total: number) => void) | undefined;
   readonly every: number;
 }
@@ -139,13 +156,21 @@ interface ReplayParts {
  * small (a cold run is what the CLI and the bench pay).
  */
 function replay(p: ReplayParts): number {
-  const { series, order, firstStart, clock, matching, driver, engine, recorder, ids, intraday, onProgress, every } = p;
+  const { series, order, firstStart, clock, matching, driver, engine, recorder, ids, intraday, segments, onProgress, every } = p;
   const total = order.length;
   let sessionDay = -1;
   let sessionOpen = false;
   // 15:30 IST of the session's day, recomputed only when the day changes.
   let closeAt = Infinity;
   let lastT = firstStart;
+  // The day's square-offs still to come, in time order (step 3).
+  let squareOffs: { segment: SquareOffSegment; at: number }[] = [];
+  let nextSquareOff = Infinity;
+  const squareOffRest = (ts: number): void => {
+    for (const q of squareOffs) matching.squareOff(q.segment, ts);
+    squareOffs = [];
+    nextSquareOff = Infinity;
+  };
   const account = matching.account;
   const played: { -readonly [K in keyof CandleInput]-?: CandleInput[K] } = { instrument: '', start: 0, ts: 0, open: 0, high: 0, low: 0, close: 0, volume: 0 };
   const seriesOf = order.series;
@@ -165,12 +190,21 @@ function replay(p: ReplayParts): number {
       const start = s.start[c]!;
       const day = Math.floor((start + IST_OFFSET_MS) / DAY_MS);
       if (day !== sessionDay) {
-        if (sessionOpen && intraday) matching.expireSession(lastT);
+        if (sessionOpen && intraday) {
+          squareOffRest(lastT);
+          matching.expireSession(lastT);
+        }
         if (start > clock.now()) clock.advanceTo(start);
         matching.openSession(start);
         sessionOpen = true;
         sessionDay = day;
         closeAt = sessionCloseOf(start);
+        if (intraday) {
+          const open = closeAt - (SESSION_CLOSE_MINUTE - SESSION_OPEN_MINUTE) * MINUTE_MS;
+          const times = matching.squareOffTimes;
+          squareOffs = segments.map((segment) => ({ segment, at: squareOffWithin(times[segment], open, closeAt) })).sort((a, b) => a.at - b.at);
+          nextSquareOff = squareOffs.length > 0 ? squareOffs[0]!.at : Infinity;
+        }
       } else if (start > clock.now()) clock.advanceTo(start);
       // One mutable input reused for every candle: the driver reads it and keeps nothing.
       played.instrument = s.instrument;
@@ -183,13 +217,21 @@ function replay(p: ReplayParts): number {
       played.volume = s.volume[c]!;
       driver.playCandle(played);
     }
-    // 3. The close: DAY and IOC orders expire before anyone sees the last candle.
+    // 3. The broker's square-offs due by T, then the close: DAY and IOC orders expire before
+    // anyone sees the last candle.
+    if (T >= nextSquareOff && sessionOpen) {
+      if (T > clock.now()) clock.advanceTo(T);
+      while (squareOffs.length > 0 && T >= squareOffs[0]!.at) matching.squareOff(squareOffs.shift()!.segment, T);
+      nextSquareOff = squareOffs.length > 0 ? squareOffs[0]!.at : Infinity;
+    }
     if (intraday && sessionOpen && T >= closeAt) {
       if (T > clock.now()) clock.advanceTo(T);
+      squareOffRest(T);
       matching.expireSession(T);
       sessionOpen = false;
     } else if (!intraday) {
       if (T > clock.now()) clock.advanceTo(T);
+      for (const segment of segments) matching.squareOff(segment, T);
       matching.expireSession(T);
       matching.openSession(T);
     }
@@ -218,7 +260,10 @@ function replay(p: ReplayParts): number {
       nextProgress = (Math.floor(i / every) + 1) * every;
     }
   }
-  if (intraday && sessionOpen) matching.expireSession(lastT);
+  if (intraday && sessionOpen) {
+    squareOffRest(lastT);
+    matching.expireSession(lastT);
+  }
   return lastT;
 }
 
@@ -231,6 +276,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     // One value for matching and risk: the backtest's own setting, else risk's (market-protection.ts).
     marketProtectionPct: input.marketProtectionPct ?? input.risk?.marketProtectionPct,
     trailing: input.trailing,
+    squareOff: input.squareOff,
+    intradayExitAt: input.intradayExitAt,
   });
   if (!parsed.success) {
     throw new ConfigError(`backtest options: ${formatZodIssues(parsed.error)}`, {});
@@ -244,9 +291,11 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   const clock = new VirtualClock(firstStart - 1);
   const log = input.log ?? silentLogger();
 
+  const brokerSquareOff = squareOffTimes(settings.squareOff);
   const matching = new MatchingEngine({
     instruments: input.instruments,
     clock,
+    squareOffTimes: brokerSquareOff,
     matchOnArrival: false,
     slippageTicks: settings.slippageTicks,
     marketProtectionPct: settings.marketProtectionPct,
@@ -293,6 +342,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     ...(input.execution ? { execution: input.execution } : {}),
     buildCandles: false,
     tagPrefix: 'bt',
+    squareOffTimes: brokerSquareOff,
+    ...(settings.intradayExitAt !== undefined ? { intradayExitAt: settings.intradayExitAt } : {}),
   });
   engine.bus.on('intent', (ev: IntentEvent) => {
     const i = ev.intent;
@@ -314,13 +365,14 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
 
   const intraday = series.some((s) => isIntraday(s.interval));
   const ids = series.map((s) => s.instrument);
+  const segments = [...new Set(ids.map((id) => input.instruments.get(id)).flatMap((i) => (i ? [squareOffSegment(i)] : [])))].filter((x): x is SquareOffSegment => x !== undefined);
   const total = order.length;
   const recorder = new EquityRecorder(total / Math.max(1, series.length) + 16);
   const every = input.progressEvery ?? 100_000;
 
   await engine.start();
   const t0 = performance.now();
-  const lastT = replay({ series, order, firstStart, clock, matching, driver, engine, recorder, ids, intraday, onProgress: input.onProgress, every });
+  const lastT = replay({ series, order, firstStart, clock, matching, driver, engine, recorder, ids, intraday, segments, onProgress: input.onProgress, every });
   const replayMs = performance.now() - t0;
   await engine.stop();
   venue.close();
@@ -336,5 +388,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     alerts,
     replayMs,
     instruments: ids,
+    intradayExitTags: engine.intradayExit?.tags ?? new Set(),
+    squareOff: brokerSquareOff,
+    intradayExitAt: engine.intradayExit?.times,
   };
 }

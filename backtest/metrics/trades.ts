@@ -2,7 +2,8 @@
  * Round trips from fills, first in first out per instrument: each closing quantity is matched
  * against the oldest open quantity. A fill that flips a position closes the old side and opens
  * the new one. Charges are spread over the parts of a fill in proportion to quantity with
- * cumulative rounding, so the parts add up to the fill's charges to the paisa.
+ * cumulative rounding, so the parts add up to the fill's charges to the paisa. Each trade says why
+ * it ended (`exitReason`, from the tag of the fill that closed it).
  */
 import type { Product, Side } from '../../src/core/enums.js';
 import type { Paise } from '../../src/core/money.js';
@@ -13,7 +14,7 @@ import type { Paise } from '../../src/core/money.js';
  * engine's modifications), its target leg, or an exit intent (a strategy's square-off at its exit
  * time, or the kill switch flattening).
  */
-export const FillVia = { SIGNAL: 'signal', STOP_LOSS: 'stop-loss', TARGET: 'target', TRAILING: 'trailing', SQUARE_OFF: 'square-off' } as const;
+export const FillVia = { SIGNAL: 'signal', STOP_LOSS: 'stop-loss', TARGET: 'target', TRAILING: 'trailing', SQUARE_OFF: 'square-off', INTRADAY_EXIT: 'intraday-exit' } as const;
 export type FillVia = (typeof FillVia)[keyof typeof FillVia];
 
 /** Why a round trip ended: its closing fill's `FillVia`, or `end-of-data` for a position still open. */
@@ -27,6 +28,7 @@ export const EXIT_REASON_LABEL: Readonly<Record<ExitReason, string>> = {
   target: 'target leg',
   trailing: 'trailing stop',
   'square-off': 'square-off',
+  'intraday-exit': 'intraday exit (before the square-off)',
   'end-of-data': 'end of data',
 };
 
@@ -95,7 +97,11 @@ function share(charges: Paise, qty: number, part: number): Paise {
   return part === qty ? charges : Math.round((charges * part) / qty);
 }
 
-export function pairTrades(fills: readonly FillRecord[]): { trades: TradeRecord[]; open: OpenLot[] } {
+/**
+ * `viaOfTag` names what the fill's tag alone tells (the broker's square-off orders, the engine's
+ * intraday exits); where it says nothing, the fill's own `via` stands.
+ */
+export function pairTrades(fills: readonly FillRecord[], viaOfTag: (tag: string) => FillVia | undefined = () => undefined): { trades: TradeRecord[]; open: OpenLot[] } {
   const books = new Map<string, Lot[]>();
   const trades: TradeRecord[] = [];
   for (const f of fills) {
@@ -105,6 +111,7 @@ export function pairTrades(fills: readonly FillRecord[]): { trades: TradeRecord[
     let rem = f.qty;
     let fillCharges = f.charges;
     let fillQty = f.qty;
+    const exitVia: FillVia = viaOfTag(f.tag) ?? f.via ?? 'signal';
     while (rem > 0 && lots.length > 0 && lots[0]!.sign !== sign) {
       const lot = lots[0]!;
       const q = Math.min(rem, lot.qty);
@@ -128,7 +135,7 @@ export function pairTrades(fills: readonly FillRecord[]): { trades: TradeRecord[
         grossPnl: gross,
         charges,
         netPnl: gross - charges,
-        exitReason: f.via ?? 'signal',
+        exitReason: exitVia,
         entryVia: lot.via,
       });
       lot.qty -= q;

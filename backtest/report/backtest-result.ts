@@ -27,6 +27,9 @@ export interface RunDescription {
   readonly marketProtectionPct: number;
   /** The command line that ran it, for the report's settings (not in the JSON document). */
   readonly command?: string;
+  /** The broker's intraday square-off per segment (`HH:MM` IST) and the engine's exit before it (`off` when none). */
+  readonly squareOff?: Readonly<Record<string, string>>;
+  readonly intradayExitAt?: Readonly<Record<string, string>> | 'off';
 }
 
 export interface BacktestReportInput {
@@ -92,6 +95,8 @@ export function buildJsonReport(r: BacktestReportInput): Record<string, unknown>
       slippage_ticks: r.run.slippageTicks,
       participation_rate: r.run.participationRate ?? null,
       trailing: r.run.trailing,
+      ...(r.run.squareOff ? { square_off: r.run.squareOff } : {}),
+      ...(r.run.intradayExitAt ? { intraday_exit_at: r.run.intradayExitAt } : {}),
       market_protection_pct: r.run.marketProtectionPct,
     },
     data: r.sources,
@@ -142,6 +147,7 @@ export function buildJsonReport(r: BacktestReportInput): Record<string, unknown>
       gross_pnl: rupees(t.grossPnl),
       charges: rupees(t.charges),
       net_pnl: rupees(t.netPnl),
+      exit_reason: t.exitReason,
     })),
     open_positions: r.open.map((o) => ({
       instrument: o.instrument,

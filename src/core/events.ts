@@ -19,6 +19,7 @@ export const EventType = {
   LIFECYCLE: 'lifecycle',
   TRADING_STATE: 'trading-state',
   ALERT: 'alert',
+  SQUARE_OFF: 'square-off',
 } as const;
 export type EventType = (typeof EventType)[keyof typeof EventType];
 
@@ -147,6 +148,8 @@ export const DenialCode = {
   LOT_SIZE: 'LOT_SIZE',
   TICK_SIZE: 'TICK_SIZE',
   CIRCUIT_LIMIT: 'CIRCUIT_LIMIT',
+  /** An INTRADAY order that opens or adds after the intraday square-off cutoff. */
+  INTRADAY_CUTOFF: 'INTRADAY_CUTOFF',
   MAX_ORDER_VALUE: 'MAX_ORDER_VALUE',
   MAX_POSITION: 'MAX_POSITION',
   MAX_OPEN_ORDERS: 'MAX_OPEN_ORDERS',
@@ -225,6 +228,25 @@ export interface AlertEvent {
   readonly context?: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * The broker squared an INTRADAY position off near the close (its RMS, not a strategy's order):
+ * one per broker fill, after the fills it books to the strategies that held the position
+ * (tag `square-off:<orderId>`). `unowned`: quantity no strategy held.
+ */
+export interface SquareOffEvent {
+  readonly type: 'square-off';
+  readonly ts: number;
+  readonly orderId: string;
+  readonly fillId: string;
+  readonly instrument: string;
+  readonly product: Product;
+  readonly side: Side;
+  readonly qty: number;
+  readonly price: Paise;
+  readonly strategies: ReadonlyArray<{ readonly strategyId: string; readonly qty: number }>;
+  readonly unowned: number;
+}
+
 export type Event =
   | TickEvent
   | CandleEvent
@@ -235,7 +257,8 @@ export type Event =
   | DeniedEvent
   | LifecycleEvent
   | TradingStateEvent
-  | AlertEvent;
+  | AlertEvent
+  | SquareOffEvent;
 
 /** The member of the union with the given `type`. */
 export type EventOf<T extends EventType> = Extract<Event, { type: T }>;

@@ -12,6 +12,7 @@ import { ExecutionConfigSchema } from '../adapters/execution/config.js';
 import { RiskConfigSchema } from '../risk/config.js';
 import { cfg, loadConfigFile, type Env } from '../core/config.js';
 import { defaultStateDir } from './state-dir.js';
+import { IntradayExitAtInput } from '../risk/rules/square-off.js';
 
 export const ShutdownAction = { NONE: 'none', CANCEL: 'cancel', FLATTEN: 'flatten' } as const;
 export type ShutdownAction = (typeof ShutdownAction)[keyof typeof ShutdownAction];
@@ -108,6 +109,12 @@ export const DaemonConfigSchema = z
         /** At the session end time: the same choices. */
         atSessionEnd: action.default('none'),
         sessionEnd: hhmm.default('15:20'),
+        /**
+         * When the engine exits INTRADAY positions itself, before the broker's square-off
+         * (config/market-rules/square-off.yaml): \`off\`, \`HH:MM\`, or \`{ EQUITY: HH:MM, FNO: HH:MM }\`.
+         * Default: five minutes before each segment's square-off (15:15 equity, 15:20 F&O).
+         */
+        intradayExitAt: IntradayExitAtInput.optional(),
         /** Longest wait for in-flight writes and the final actions. */
         timeoutSeconds: z.number().positive().default(20),
       })

@@ -212,6 +212,7 @@ export class Daemon {
         strategies: prepared.specs,
         risk: c.risk,
         execution: c.execution,
+        ...(c.shutdown.intradayExitAt !== undefined ? { intradayExitAt: c.shutdown.intradayExitAt } : {}),
       });
       this.engine = engine;
       this.o.onEngine?.(engine);

@@ -27,6 +27,7 @@ import type { ExecutionVenue } from '../adapters/execution/venue.js';
 import type { Strategy, StrategyDefinition } from '../strategies/strategy.js';
 import type { RiskConfigInput } from '../risk/config.js';
 import type { ExecutionConfigInput } from '../adapters/execution/config.js';
+import type { IntradayExitAt, SquareOffTimes } from '../risk/rules/square-off.js';
 
 /** One strategy instance to run: a registered definition with raw params, or a ready object. */
 export type StrategySpec =
@@ -59,4 +60,12 @@ export interface EngineOptions {
   readonly tagPrefix?: string;
   /** Finished orders kept for lookups (default 50,000; older ones are forgotten). */
   readonly retainFinishedOrders?: number;
+  /** The broker's intraday square-off per segment (default: config/market-rules/square-off.yaml). */
+  readonly squareOffTimes?: SquareOffTimes;
+  /**
+   * When the engine exits INTRADAY positions itself (intraday-exit.ts), parsed with
+   * `IntradayExitAtInput`: 'off', one minute of the day, or per segment. Default: five minutes
+   * before each segment's square-off.
+   */
+  readonly intradayExitAt?: IntradayExitAt;
 }

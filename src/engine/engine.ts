@@ -37,6 +37,8 @@ import type { Strategy } from '../strategies/strategy.js';
 import { CandleAggregator } from '../core/bus/candle-aggregator.js';
 import type { EngineOptions } from './engine-options.js';
 import { EventBus } from '../core/bus/event-bus.js';
+import { intradayExitTimes, squareOffTimes } from '../risk/rules/square-off.js';
+import { IntradayExit } from './intraday-exit.js';
 
 /** A candle series a strategy wants history for before trading. */
 export interface WarmupNeed {
@@ -68,6 +70,8 @@ export class Engine {
   readonly instruments: readonly string[];
   readonly venue: ExecutionVenue;
   private readonly trailing: TrailingStops;
+  /** The engine's own intraday exit (undefined when `intradayExitAt` is off). */
+  readonly intradayExit: IntradayExit | undefined;
   private readonly candles: CandleAggregator | undefined;
   private readonly log: Logger;
   private readonly byInstrument = new Map<string, StrategyRunner[]>();
@@ -102,6 +106,13 @@ export class Engine {
     });
     this.orders.onUnknownTagged = (s) => this.adopt(s);
     this.portfolio = new Portfolio(this.clock, this.bus);
+    const brokerSquareOff = options.squareOffTimes ?? squareOffTimes();
+    let exitTimes;
+    try {
+      exitTimes = intradayExitTimes(options.intradayExitAt, brokerSquareOff);
+    } catch (err) {
+      throw new ConfigError((err as Error).message);
+    }
     const late: { execution?: ExecutionEngine } = {};
     this.risk = new RiskEngine({
       clock: this.clock,
@@ -110,6 +121,7 @@ export class Engine {
       log: this.log,
       config: options.risk,
       trailingMode: trailingModeOf(this.venue.capabilities),
+      intradayCutoff: exitTimes ?? brokerSquareOff,
       sources: {
         instruments: options.instruments,
         orders: this.orders,
@@ -148,6 +160,9 @@ export class Engine {
       newTag: () => this.newTag(),
       log: this.log,
     });
+    this.intradayExit = exitTimes
+      ? new IntradayExit({ clock: this.clock, bus: this.bus, instruments: options.instruments, orders: this.orders, portfolio: this.portfolio, times: exitTimes, newTag: () => this.newTag() })
+      : undefined;
     this.portfolio.onPnl = () => this.risk.onPnl();
     this.risk.onKillSwitch = () => this.execution.flattenAll('risk');
 
@@ -222,6 +237,7 @@ export class Engine {
   }
 
   private onTick(t: TickEvent): void {
+    this.intradayExit?.onEvent(t.ts);
     this.portfolio.mark(t.instrument, t.ltp, t.ts);
     const rs = this.byInstrument.get(t.instrument);
     if (rs) for (let i = 0; i < rs.length; i++) rs[i]!.tick(t);
@@ -229,6 +245,7 @@ export class Engine {
   }
 
   private onCandle(c: CandleEvent): void {
+    this.intradayExit?.onEvent(c.ts);
     this.portfolio.mark(c.instrument, c.close, c.ts);
     const rs = this.bySeries.get(c.instrument)?.get(c.interval);
     if (rs) for (let i = 0; i < rs.length; i++) rs[i]!.candle(c);

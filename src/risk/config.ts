@@ -38,6 +38,7 @@ export const CheckName = {
   TICK_SIZE: 'tickSize',
   CIRCUIT: 'circuit',
   SMART_LEG_BOUNDS: 'smartLegBounds',
+  INTRADAY_CUTOFF: 'intradayCutoff',
   MODIFICATION_CAP: 'modificationCap',
   MAX_ORDER_VALUE: 'maxOrderValue',
   MAX_POSITION: 'maxPosition',

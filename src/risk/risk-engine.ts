@@ -24,6 +24,7 @@ import { CHECKS } from './checks/index.js';
 import type { CircuitBand, Denial, RiskCheck, RiskState } from './types.js';
 import { orderTerms, type OrderTerms } from './order-terms.js';
 import { intentPrices, type IntentPrices } from './intent-prices.js';
+import { squareOffTimes, type SquareOffSegment, type SquareOffTimes } from './rules/square-off.js';
 
 /** Where the risk engine reads the live state from (the order state machine, the portfolio, funds). */
 export interface RiskSources {
@@ -55,6 +56,11 @@ export interface RiskEngineOptions {
    * Default `venue`: the strict reading, `is_tsl` would be sent.
    */
   readonly trailingMode?: TrailingMode;
+  /**
+   * Minute of the IST day, per segment, from which INTRADAY orders that open or add are denied
+   * (the engine's intraday exit time). Default: the broker's square-off times (rules/square-off.ts).
+   */
+  readonly intradayCutoff?: SquareOffTimes;
 }
 
 const NS = 'risk';
@@ -68,6 +74,7 @@ export class RiskEngine implements RiskState {
   private tripped = false;
   private readonly writes = new Map<string, number[]>();
   private readonly circuits = new Map<string, CircuitBand>();
+  private readonly cutoffs: SquareOffTimes;
   private readonly clock: Clock;
   private readonly bus: EventBus;
   private readonly src: RiskSources;
@@ -90,6 +97,7 @@ export class RiskEngine implements RiskState {
     this.src = options.sources;
     this.store = options.store;
     this.log = options.log ?? silentLogger();
+    this.cutoffs = options.intradayCutoff ?? squareOffTimes();
   }
 
   /** Restores the trading state and kill switch persisted by an earlier run. */
@@ -205,6 +213,9 @@ export class RiskEngine implements RiskState {
   }
   circuit(id: string): CircuitBand | undefined {
     return this.circuits.get(id) ?? this.src.circuit?.(id);
+  }
+  intradayCutoff(segment: SquareOffSegment): number | undefined {
+    return this.cutoffs[segment];
   }
   order(tag: string): OrderSnapshot | undefined {
     return this.src.orders.get(tag);

@@ -12,6 +12,7 @@ import type { MarginModel } from './margin-model.js';
 import type { TrailingMode } from '../core/intents.js';
 import type { CheckName, RiskConfig, TradingState } from './config.js';
 import type { OrderTerms } from './order-terms.js';
+import type { SquareOffSegment } from './rules/square-off.js';
 import type { IntentPrices } from './intent-prices.js';
 
 export interface Denial {
@@ -45,6 +46,11 @@ export interface RiskState {
   instrument(id: string): Instrument | undefined;
   lastPrice(id: string): Paise | undefined;
   circuit(id: string): CircuitBand | undefined;
+  /**
+   * Minute of the IST day from which INTRADAY orders that open or add are denied in a segment (the
+   * engine's intraday exit, else the broker's square-off); undefined: no cutoff.
+   */
+  intradayCutoff(segment: SquareOffSegment): number | undefined;
   /** An order by client tag (following cancel-and-replace to the live order). */
   order(tag: string): OrderSnapshot | undefined;
   /** Modifications already spent on an order (persisted; survives restarts). */

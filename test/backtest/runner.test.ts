@@ -44,9 +44,9 @@ describe('backtest fills on a hand-made series (checked by hand)', () => {
 
   it('MARKET at the next open, LIMIT on the range, a gap through a limit at the open, a stop at its trigger', async () => {
     const script = newScript({
-      'NSE_1@09:15': [market('NSE_1', 'BUY', 10)], // seen 09:16 -> fills at the 09:16 bar's open 101.00
-      'NSE_1@09:16': [limit('NSE_1', 'SELL', 10, 102.5)], // the 09:17 bar reaches 103 -> 102.50
-      'NSE_1@09:18': [limit('NSE_1', 'BUY', 5, 99), stop('NSE_1', 'SELL', 5, 97.9)], // 09:19 opens 98.50 below 99 -> 98.50; low 97.50 -> stop at 97.90
+      'NSE_1@09:15': [market('NSE_1', 'BUY', 10, 'INTRADAY')], // seen 09:16 -> fills at the 09:16 bar's open 101.00
+      'NSE_1@09:16': [limit('NSE_1', 'SELL', 10, 102.5, 'INTRADAY')], // the 09:17 bar reaches 103 -> 102.50
+      'NSE_1@09:18': [limit('NSE_1', 'BUY', 5, 99, 'INTRADAY'), stop('NSE_1', 'SELL', 5, 97.9, 'INTRADAY')], // 09:19 opens 98.50 below 99 -> 98.50; low 97.50 -> stop at 97.90
     });
     const out = await run(series(), script);
     expect(fillsOf(out)).toEqual([
@@ -407,7 +407,7 @@ describe('daily candles', () => {
     const s = newScript({}, (_c, ctx) => {
       if (sent) return;
       sent = true;
-      ctx.submit({ kind: 'smart', instrument: 'NSE_1', side: 'BUY', qty: 10, entryType: 'MARKET', stopLoss: { triggerPrice: 9_900 }, target: { triggerPrice: 10_350 }, validity: 'DAY', product: 'INTRADAY' });
+      ctx.submit({ kind: 'smart', instrument: 'NSE_1', side: 'BUY', qty: 10, entryType: 'MARKET', stopLoss: { triggerPrice: 9_900 }, target: { triggerPrice: 10_350 }, validity: 'DAY', product: 'CNC' });
     });
     const out = await dailyRun(s);
     expect(out.run.fills.map((f) => [formatIst(f.ts).slice(0, 10), f.side, f.price])).toEqual([

@@ -62,6 +62,8 @@ import {
 } from './venue.js';
 import type { Mutable } from './mutable.js';
 import { WriteTracker } from './write-tracker.js';
+import { BrokerSquareOffs } from './broker-square-off.js';
+import { isBrokerSquareOff } from '../../risk/rules/square-off.js';
 
 export type { DayReconcileResult } from './reconciler.js';
 
@@ -129,6 +131,7 @@ export class ExecutionEngine implements HeldChanges, LegRouter {
   private readonly gaps: FillGaps;
   private readonly emulation: SmartEmulation;
   private readonly reconciler: Reconciler;
+  private readonly squareOffs: BrokerSquareOffs;
 
   constructor(options: ExecutionEngineOptions) {
     this.clock = options.clock;
@@ -143,9 +146,10 @@ export class ExecutionEngine implements HeldChanges, LegRouter {
     this.funds = new Funds(this.clock, this.venue, this.portfolio, this.cfg, options.marginOf ?? ((_i, _s, qty, price) => qty * price), this.log);
     this.gaps = new FillGaps(this.clock, this.venue, this.orders, this.cfg, this.funds, this.tracker, this.log);
     this.emulation = new SmartEmulation(this.orders, this);
+    this.squareOffs = new BrokerSquareOffs(this.clock, this.bus, this.portfolio, this.log);
     this.reconciler = new Reconciler({
       clock: this.clock, bus: this.bus, venue: this.venue, orders: this.orders, portfolio: this.portfolio, policy: { delaysMs: this.cfg.reconcileDelaysMs },
-      funds: this.funds, gaps: this.gaps, tracker: this.tracker, held: this, store: this.store, log: this.log,
+      funds: this.funds, gaps: this.gaps, tracker: this.tracker, held: this, store: this.store, log: this.log, squareOffs: this.squareOffs,
     });
     this.replaceAt = Math.min(options.replaceAt, options.maxModifications, options.venue.capabilities.maxModifications);
     // Cancel-and-replace fires when the order being replaced reaches a final state; fills and
@@ -186,10 +190,13 @@ export class ExecutionEngine implements HeldChanges, LegRouter {
   onVenueUpdate(u: VenueUpdate): void {
     switch (u.kind) {
       case 'order':
+        // The broker's square-off orders are not ours: their fills are booked (below), their states not tracked.
+        if (isBrokerSquareOff(u.order.tag)) return;
         this.orders.applyState(u.order);
         if (this.orders.hasFillGaps()) this.gaps.onGap();
         return;
       case 'fill':
+        if (isBrokerSquareOff(u.fill.tag)) return this.squareOffs.onFill(u.fill);
         this.orders.applyFill(u.fill);
         this.gaps.afterFill();
         return;

@@ -101,6 +101,33 @@ export class Portfolio {
   }
 
   /**
+   * A fill of the broker's own order that closes positions it holds for the account (the intraday
+   * square-off): split over the strategies whose books of (instrument, product) it reduces, in
+   * the order they first traded, each up to its open quantity; charges shared by quantity. Tag
+   * `square-off:<orderId>`, fill ids `<fillId>:<strategy>`. `unowned` is what no strategy held
+   * (a manual position): the account is closed by it, no strategy's book is.
+   */
+  squareOffFills(f: { readonly fillId: string; readonly orderId: string; readonly instrument: string; readonly side: 'BUY' | 'SELL'; readonly qty: number; readonly price: Paise; readonly product: Product; readonly charges?: Paise; readonly ts: number }): { readonly fills: FillEvent[]; readonly unowned: number } {
+    const k = key(f.instrument, f.product);
+    const reduces = f.side === 'SELL' ? 1 : -1;
+    const fills: FillEvent[] = [];
+    let left = f.qty;
+    let chargesLeft = f.charges ?? 0;
+    for (const [strategyId, sm] of this.strategies) {
+      if (left <= 0) break;
+      const st = sm.get(k);
+      if (!st || Math.sign(st.netQty) !== reduces) continue;
+      const qty = Math.min(left, Math.abs(st.netQty));
+      left -= qty;
+      // The last share takes the remainder, so the parts add up to the venue's charges exactly.
+      const charges = left === 0 ? chargesLeft : Math.round(((f.charges ?? 0) * qty) / f.qty);
+      chargesLeft -= charges;
+      fills.push({ type: 'fill', ts: f.ts, fillId: `${f.fillId}:${strategyId}`, tag: `square-off:${f.orderId}`, strategyId, orderId: f.orderId, instrument: f.instrument, side: f.side, qty, price: f.price, product: f.product, charges });
+    }
+    return { fills, unowned: left };
+  }
+
+  /**
    * The price at which closing the account's open position in (instrument, product) realises
    * `realized` paise: the settlement price a venue applied, read back from the P&L it reports for
    * the settled position (same fills, same cost). Undefined when nothing is open.

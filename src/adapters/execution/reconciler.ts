@@ -30,6 +30,8 @@ import { pruneJournal, type JournalPruneResult } from './order-journal.js';
 import type { OrderStateMachine } from './order-state-machine.js';
 import type { Portfolio } from './portfolio.js';
 import { rootTag } from './tags.js';
+import type { BrokerSquareOffs } from './broker-square-off.js';
+import { isBrokerSquareOff } from '../../risk/rules/square-off.js';
 import { venueValue, type ExecutionVenue, type VenuePosition } from './venue.js';
 import type { WriteTracker } from './write-tracker.js';
 
@@ -59,6 +61,8 @@ export interface ReconcilerOptions {
   readonly gaps: FillGaps;
   readonly tracker: WriteTracker;
   readonly held: HeldChanges;
+  /** Fills of the broker's square-off orders in the trade book are booked here, not as ours. */
+  readonly squareOffs: BrokerSquareOffs;
   readonly store: Store | undefined;
   readonly log: Logger;
 }
@@ -74,6 +78,7 @@ export class Reconciler {
   private readonly gaps: FillGaps;
   private readonly tracker: WriteTracker;
   private readonly held: HeldChanges;
+  private readonly squareOffs: BrokerSquareOffs;
   private readonly store: Store | undefined;
   private readonly log: Logger;
   /** Tags and order ids the last full read of the order book listed, and when it was read (daily reconcile). */
@@ -92,6 +97,7 @@ export class Reconciler {
     this.gaps = o.gaps;
     this.tracker = o.tracker;
     this.held = o.held;
+    this.squareOffs = o.squareOffs;
     this.store = o.store;
     this.log = o.log;
   }
@@ -102,11 +108,14 @@ export class Reconciler {
       const at = this.clock.now();
       const book = await venueValue(this.venue.orderBook());
       this.lastBook = { at, listed: new Set(book.flatMap((s) => (s.tag === undefined ? [] : [s.tag]))), ids: new Set(book.map((s) => s.orderId)) };
-      for (const s of book) this.orders.applyState(s);
+      for (const s of book) if (!isBrokerSquareOff(s.tag)) this.orders.applyState(s);
       const trades = await venueValue(this.venue.trades());
-      for (const f of trades) this.orders.applyFill(f);
+      for (const f of trades) {
+        if (isBrokerSquareOff(f.tag)) this.squareOffs.onFill(f);
+        else this.orders.applyFill(f);
+      }
       // Working orders we cannot own (no tag of ours): flagged, never touched.
-      const foreign = book.filter((s) => this.orders.tagOfOrderId(s.orderId) === undefined && !isTerminalStatus(s.status));
+      const foreign = book.filter((s) => !isBrokerSquareOff(s.tag) && this.orders.tagOfOrderId(s.orderId) === undefined && !isTerminalStatus(s.status));
       if (foreign.length > 0) {
         this.bus.publish({ type: 'alert', ts: this.clock.now(), level: 'warn', code: 'FOREIGN_ORDERS', message: `${foreign.length} working orders at the venue are not ours (no tarang tag); left alone`, context: { orderIds: foreign.slice(0, 20).map((s) => s.orderId) } });
       }

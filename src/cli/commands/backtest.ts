@@ -37,6 +37,7 @@ import type { BacktestSettings } from '../../../backtest/runner.js';
 import type { InstrumentResult } from '../../../backtest/metrics/by-instrument.js';
 import { formatZodIssues } from '../../core/zod-issues.js';
 import { parseIstDate } from '../../core/date-input.js';
+import { IntradayExitAtInput, SquareOffTimesInput } from '../../risk/rules/square-off.js';
 
 interface BacktestFlags {
   data?: string[];
@@ -66,6 +67,8 @@ interface BacktestFlags {
   partialFills?: string;
   marketProtection?: string;
   trailing: 'native' | 'emulated';
+  squareOff?: string[];
+  intradayExit?: string;
   json?: string;
   html?: string;
   sweep?: string[];
@@ -109,6 +112,20 @@ function dateFlag(flag: string, text: string): number {
   } catch {
     throw flagError(flag, `expected a date YYYY-MM-DD, got ${JSON.stringify(text)}`);
   }
+}
+
+/** `--square-off EQUITY=15:15` (repeatable): the broker's square-off time per segment. */
+function squareOffFlag(items: readonly string[]): Record<string, string> {
+  const out = Object.fromEntries(keyValues('square-off', items).map(([k, v]) => [k.toUpperCase(), v]));
+  const r = SquareOffTimesInput.safeParse(out);
+  if (!r.success) throw flagError('square-off', `${formatZodIssues(r.error)} (expected SEGMENT=HH:MM with SEGMENT one of EQUITY, FNO, CURRENCY)`);
+  return out;
+}
+
+/** `--intraday-exit 15:10|off`: the engine's own exit of INTRADAY positions before the square-off. */
+function intradayExitFlag(text: string): string {
+  if (!IntradayExitAtInput.safeParse(text).success) throw flagError('intraday-exit', `expected HH:MM (IST) or off, got ${JSON.stringify(text)}`);
+  return text;
 }
 
 function keyValues(flag: string, items: readonly string[] = []): Array<[string, string]> {
@@ -345,6 +362,8 @@ async function action(f: BacktestFlags, cmd: Command): Promise<void> {
     trailing: f.trailing,
     ...(f.marketProtection !== undefined ? { marketProtectionPct: positiveNumber('market-protection', f.marketProtection) } : {}),
     ...(f.partialFills !== undefined ? { participationRate: positiveNumber('partial-fills', f.partialFills) } : {}),
+    ...(f.squareOff?.length ? { squareOff: squareOffFlag(f.squareOff) } : {}),
+    ...(f.intradayExit !== undefined ? { intradayExitAt: intradayExitFlag(f.intradayExit) } : {}),
   };
   if (settings.participationRate !== undefined && settings.participationRate > 1) throw flagError('partial-fills', 'is a share of each candle\'s volume, at most 1 (e.g. 0.1)');
 
@@ -482,6 +501,8 @@ export function register(program: Command): void {
     .option('--partial-fills <share>', 'cap our fills at this share of each candle\'s volume, e.g. 0.1')
     .option('--market-protection <pct>', 'MARKET orders work as LIMIT at last price +/- this %, as the broker converts them (default 3, config/market-rules/retail-algo.yaml)')
     .addOption(new Option('--trailing <mode>', 'trailing stops trailed by the venue model or emulated by the engine').choices(['native', 'emulated']).default('native'))
+    .option('--square-off <segment=HH:MM>', 'the broker\'s intraday square-off time, e.g. EQUITY=15:15 (repeatable; default config/market-rules/square-off.yaml: EQUITY 15:20, FNO 15:25)', collect)
+    .option('--intraday-exit <HH:MM|off>', 'the engine exits INTRADAY positions itself at this time (default: 5 minutes before each segment\'s square-off)')
     .option('--json <file>', 'write the JSON report')
     .option('--html <file>', 'write the self-contained HTML report (with --sweep: the sweep report, a heatmap and the ranked table)')
     .option('--sweep <name=from..to:step>', 'sweep a parameter (repeatable; also name=a,b,c)', collect)

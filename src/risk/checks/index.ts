@@ -5,6 +5,7 @@ import { circuitCheck } from './circuit.js';
 import { dailyLossCheck } from './daily-loss.js';
 import { fundsCheck } from './funds.js';
 import { instrumentCheck } from './instrument.js';
+import { intradayCutoffCheck } from './intraday-cutoff.js';
 import { lotSizeCheck } from './lot-size.js';
 import { maxOpenOrdersCheck } from './max-open-orders.js';
 import { maxOrderValueCheck } from './max-order-value.js';
@@ -22,6 +23,7 @@ export const CHECKS: Readonly<Record<CheckName, RiskCheck>> = {
   tickSize: tickSizeCheck,
   circuit: circuitCheck,
   smartLegBounds: smartLegBoundsCheck,
+  intradayCutoff: intradayCutoffCheck,
   modificationCap: modificationCapCheck,
   maxOrderValue: maxOrderValueCheck,
   maxPosition: maxPositionCheck,
@@ -32,6 +34,6 @@ export const CHECKS: Readonly<Record<CheckName, RiskCheck>> = {
 };
 
 export {
-  circuitCheck, dailyLossCheck, fundsCheck, instrumentCheck, lotSizeCheck, maxOpenOrdersCheck, maxOrderValueCheck,
+  circuitCheck, dailyLossCheck, fundsCheck, instrumentCheck, intradayCutoffCheck, lotSizeCheck, maxOpenOrdersCheck, maxOrderValueCheck,
   maxPositionCheck, modificationCapCheck, orderRateCheck, smartLegBoundsCheck, tickSizeCheck, tradingStateCheck,
 };

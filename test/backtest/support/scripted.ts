@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { Interval } from '../../../src/core/candles.js';
+import type { Product } from '../../../src/core/enums.js';
 import type { CandleEvent, FillEvent } from '../../../src/core/events.js';
 import { istDateTime } from '../../../src/core/time.js';
 import { defineStrategy, type IntentDraft, type StrategyContext, type StrategyDefinition } from '../../../src/strategies/strategy.js';
@@ -75,17 +76,17 @@ export function newScript(on: Script['on'], each?: Script['each']): Script {
   return { on, seen: [], fills: [], tags: {}, ...(each ? { each } : {}) };
 }
 
-export const market = (instrument: string, side: 'BUY' | 'SELL', qty: number): IntentDraft => ({
+export const market = (instrument: string, side: 'BUY' | 'SELL', qty: number, product: Product = 'CNC'): IntentDraft => ({
   kind: 'place',
   instrument,
   side,
   qty,
   orderType: 'MARKET',
   validity: 'DAY',
-  product: 'INTRADAY',
+  product,
 });
 
-export const limit = (instrument: string, side: 'BUY' | 'SELL', qty: number, rupees: number): IntentDraft => ({
+export const limit = (instrument: string, side: 'BUY' | 'SELL', qty: number, rupees: number, product: Product = 'CNC'): IntentDraft => ({
   kind: 'place',
   instrument,
   side,
@@ -93,10 +94,10 @@ export const limit = (instrument: string, side: 'BUY' | 'SELL', qty: number, rup
   orderType: 'LIMIT',
   limitPrice: Math.round(rupees * 100),
   validity: 'DAY',
-  product: 'INTRADAY',
+  product,
 });
 
-export const stop = (instrument: string, side: 'BUY' | 'SELL', qty: number, trigger: number): IntentDraft => ({
+export const stop = (instrument: string, side: 'BUY' | 'SELL', qty: number, trigger: number, product: Product = 'CNC'): IntentDraft => ({
   kind: 'place',
   instrument,
   side,
@@ -104,5 +105,5 @@ export const stop = (instrument: string, side: 'BUY' | 'SELL', qty: number, trig
   orderType: 'STOP_LOSS',
   triggerPrice: Math.round(trigger * 100),
   validity: 'DAY',
-  product: 'INTRADAY',
+  product,
 });

@@ -1,12 +1,15 @@
 /**
  * Runs the simulated market through the trading calendar: opens the matching engine's session at
  * each session open, plays the market model's ticks into the engine (and to `onTick`, e.g. the
- * WebSocket fan-out), expires DAY orders at the close, and rolls the model to the next session.
+ * WebSocket fan-out), squares INTRADAY positions off at each segment's square-off time (the
+ * broker's RMS, risk/rules/square-off.ts), expires DAY orders at the close, and rolls the model to
+ * the next session.
  * The simulator's server calls `pump(clock.now())` on a timer; everything happens in time order
  * and nothing depends on how often it is called.
  */
 import type { Session } from '../../../core/calendar.js';
 import type { MatchingEngine } from '../matching/matching-engine.js';
+import { squareOffsIn, type SquareOffSegment } from '../../../risk/rules/square-off.js';
 import type { MarketModel } from './market-model.js';
 import type { MarketTick } from './types.js';
 
@@ -22,7 +25,7 @@ export interface MarketSessionDriverOptions {
   /** Every tick, after the engine has matched on it. */
   readonly onTick?: (tick: MarketTick) => void;
   /** Session opens and closes, after the engine has handled them. */
-  readonly onSession?: (event: { readonly phase: 'open' | 'close'; readonly session: Session }) => void;
+  readonly onSession?: (event: { readonly phase: 'open' | 'close' | 'square-off'; readonly session: Session; readonly segment?: SquareOffSegment }) => void;
 }
 
 export class MarketSessionDriver {
@@ -67,7 +70,17 @@ export class MarketSessionDriver {
         this.open = true;
         onSession?.({ phase: 'open', session: s });
       }
-      if (this.open) model.advanceEach(Math.min(now, s.close - 1), this.deliver);
+      if (this.open) {
+        // The square-offs inside the session, in time order: ticks up to each, then the square-off.
+        for (const { segment, at } of squareOffsIn(engine.squareOffTimes, s.open, s.close)) {
+          if (engine.isSquaredOff(segment)) continue;
+          model.advanceEach(Math.min(now, at - 1), this.deliver);
+          if (now < at) return;
+          engine.squareOff(segment, at);
+          onSession?.({ phase: 'square-off', session: s, segment });
+        }
+        model.advanceEach(Math.min(now, s.close - 1), this.deliver);
+      }
       if (now < s.close) return;
       if (this.open) {
         engine.expireSession(s.close);
@@ -79,4 +92,5 @@ export class MarketSessionDriver {
       this.session = next;
     }
   }
+
 }

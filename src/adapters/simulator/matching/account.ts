@@ -310,6 +310,13 @@ export class VenueAccount {
     return out;
   }
 
+  /** Open positions of one product (the intraday square-off closes INTRADAY ones), in first-traded order. */
+  openPositionsOf(product: Product): { readonly instrument: Instrument; readonly product: Product; readonly netQty: number }[] {
+    const out: { instrument: Instrument; product: Product; netQty: number }[] = [];
+    for (const p of this.positionMap.values()) if (p.netQty !== 0 && p.product === product) out.push({ instrument: p.instrument, product: p.product, netQty: p.netQty });
+    return out;
+  }
+
   /** Latest price of an instrument, for unrealised P&L. Cheap when no position is held. */
   markPrice(instrument: string, price: Paise): void {
     const list = this.byInstrument.get(instrument);

@@ -9,7 +9,8 @@
  * - matching-state.ts: the state, admission, fills booked, finishing an order, events;
  * - validation.ts: the checks on requests and the refusals of well-formed orders;
  * - smart-orders.ts: smart orders (entry + OCO legs, trailing);
- * - sessions.ts: session open and close, expiry and cash settlement.
+ * - sessions.ts: session open and close, expiry and cash settlement;
+ * - square-off.ts: the broker's intraday square-off near the close.
  *
  * Order rules:
  * - LIMIT: rests until the market crosses it; a marketable arrival takes the book level by level
@@ -36,6 +37,8 @@ import type { MatchingEngineOptions, ResolvedSettings } from './options.js';
 import { Phase, TERMINAL, snapshot, smartSnapshot, venueStatusOf, type Book, type OrderState } from './order-state.js';
 import { normaliseRemarks } from './remarks.js';
 import { expireSession, openSession } from './sessions.js';
+import { squareOff } from './square-off.js';
+import type { SquareOffSegment, SquareOffTimes } from '../../../risk/rules/square-off.js';
 import { cancelSmartOrder, modifySmartOrder, placeSmartOrder, settleSmart, trail } from './smart-orders.js';
 import type {
   CancelOrderResult,
@@ -343,6 +346,26 @@ export class MatchingEngine {
    */
   expireSession(ts: number = this.st.clock.now()): void {
     expireSession(this.st, ts);
+  }
+
+  /** The broker's square-off time per segment (minutes after IST midnight). */
+  get squareOffTimes(): SquareOffTimes {
+    return this.st.squareOffTimes;
+  }
+
+  /**
+   * The broker's intraday square-off of `segment` at `ts` (default: the clock): open INTRADAY
+   * orders cancelled, open INTRADAY positions closed by MARKET orders tagged `BROKER-SQUAREOFF`,
+   * and INTRADAY orders that open or add refused until the next open (square-off.ts). Once per
+   * session; returns the broker orders placed.
+   */
+  squareOff(segment: SquareOffSegment, ts: number = this.st.clock.now()): SimOrder[] {
+    return squareOff(this.st, segment, ts).map(snapshot);
+  }
+
+  /** Whether `segment` has been squared off in the current session. */
+  isSquaredOff(segment: SquareOffSegment): boolean {
+    return this.st.squaredOff.has(segment);
   }
 
   // ------------------------------------------------------------------------------------------

@@ -23,6 +23,8 @@ import { entryEnded, onSmartFill } from './smart-orders.js';
 import type { BookLevel, Depth, MarketUpdate, SimEvent, SimListener, SimSettlement, SimTrade, SmartLeg, UpdateMode } from './types.js';
 import { SmartStatus } from './venue-status.js';
 import { circuitRefusal, stopSideRefusal } from './validation.js';
+import { squareOffTimes, type SquareOffSegment, type SquareOffTimes } from '../../../risk/rules/square-off.js';
+import { cutoffRefusal } from './square-off.js';
 
 /** What a new order is made from (`MatchingState.newOrder`). */
 export interface NewOrder {
@@ -82,6 +84,9 @@ export class MatchingState {
   fillPoint: Paise | undefined;
   /** Legs armed at a `fillPoint` since `onMarket` last looked (it then checks them in the same update). */
   armedLegs = 0;
+  readonly squareOffTimes: SquareOffTimes;
+  /** Segments squared off in the current session (square-off.ts); cleared at every open. */
+  readonly squaredOff = new Set<SquareOffSegment>();
 
   constructor(options: MatchingEngineOptions) {
     this.settings = resolveSettings(options);
@@ -89,6 +94,7 @@ export class MatchingState {
     this.clock = options.clock;
     this.depthProvider = options.depth;
     this.underlyingClose = options.underlyingClose;
+    this.squareOffTimes = options.squareOffTimes ?? squareOffTimes();
     this.account = options.account ?? new VenueAccount({ now: () => options.clock.now(), ...(options.accountOptions ?? {}), instruments: options.instruments });
     this.sessionOpen = this.settings.sessionOpen;
     if (this.sessionOpen) this.sessionDate = istDate(this.clock.now());
@@ -104,6 +110,10 @@ export class MatchingState {
     const book = this.book(o.instrument);
     if (o.isAmo && this.sessionOpen) return this.refuse(o, now, 'AMO orders are accepted only outside market hours');
     if (!o.isAmo && !this.sessionOpen) return this.refuse(o, now, 'Market is closed: place an after-market order (AMO) instead');
+    if (this.squaredOff.size > 0) {
+      const cutoff = cutoffRefusal(this, o);
+      if (cutoff) return this.refuse(o, now, cutoff);
+    }
     if (o.requestedOrderType === 'MARKET') {
       if (book.ltp === undefined && this.settings.matchOnArrival && !o.isAmo) return this.refuse(o, now, `No market price is available for ${o.instrument.tradingSymbol}`);
       if (book.ltp !== undefined) this.protect(o, book, book.ltp);

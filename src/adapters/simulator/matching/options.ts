@@ -11,6 +11,7 @@ import type { Depth } from './types.js';
 import type { VenueAccount, VenueAccountOptions } from './account.js';
 import { formatZodIssues } from '../../../core/zod-issues.js';
 import { defaultMarketProtectionPct } from '../../../risk/rules/market-protection.js';
+import type { SquareOffTimes } from '../../../risk/rules/square-off.js';
 
 export const TslMode = { OFF: 'off', ON: 'on' } as const;
 export type TslMode = (typeof TslMode)[keyof typeof TslMode];
@@ -60,6 +61,12 @@ export interface MatchingEngineOptions extends MatchingEngineSettings {
    * session of a later date. Undefined (or no answer): the contract settles at its own last price.
    */
   readonly underlyingClose?: (contract: Instrument) => Paise | undefined;
+  /**
+   * The broker's intraday square-off time per segment (`squareOff(segment)` closes INTRADAY
+   * positions then; its callers, the session driver and the backtest runner, read it here).
+   * Default: config/market-rules/square-off.yaml.
+   */
+  readonly squareOffTimes?: SquareOffTimes;
 }
 
 export function resolveSettings(options: MatchingEngineSettings): ResolvedSettings {

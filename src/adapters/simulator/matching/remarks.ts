@@ -1,11 +1,13 @@
 /**
  * `remarks` rules (spec 2.7, 8): at most 100 characters, longer text truncated rather than
- * rejected; a small reserved set refused (wire-gaps: `TV-TERMINAL`).
+ * rejected; a small reserved set refused (wire-gaps: `TV-TERMINAL`; and the broker's own
+ * square-off tag, so no client order can pass for one).
  */
 import { VenueInputError } from './errors.js';
+import { SQUARE_OFF_REMARKS } from '../../../risk/rules/square-off.js';
 
 export const MAX_REMARKS_LENGTH = 100;
-export const RESERVED_REMARKS: ReadonlySet<string> = new Set(['TV-TERMINAL']);
+export const RESERVED_REMARKS: ReadonlySet<string> = new Set(['TV-TERMINAL', SQUARE_OFF_REMARKS]);
 const RESERVED_LENGTHS: ReadonlySet<number> = new Set([...RESERVED_REMARKS].map((r) => r.length));
 
 /** The remarks as stored. Throws VenueInputError for a reserved value. */

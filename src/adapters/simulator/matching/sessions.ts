@@ -46,6 +46,7 @@ export function openSession(st: MatchingState, ts: number): void {
   }
   st.sessionDate = date;
   st.sessionOpen = true;
+  st.squaredOff.clear();
   const amos = st.amoQueue;
   st.amoQueue = [];
   for (const o of amos) {

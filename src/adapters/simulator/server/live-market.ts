@@ -35,6 +35,7 @@
  * (the held models, which model holds each code, the forced prices, the session). Split, each part
  * would need that state handed over and the invariants would be stated nowhere whole.
  */
+import { squareOffsIn } from '../../../risk/rules/square-off.js';
 import type { MarketCalendar } from '../../../core/calendar.js';
 import type { Clock, TimerHandle } from '../../../core/clock.js';
 import type { Instrument } from '../../../core/instruments.js';
@@ -340,6 +341,20 @@ export class LiveMarket {
         if (engine && !this.engineOpen) {
           engine.openSession(open);
           this.engineOpen = true;
+        }
+        // The broker's intraday square-offs inside the session (risk/rules/square-off.ts): ticks up to each, then the square-off.
+        if (engine) {
+          for (const { segment, at } of squareOffsIn(engine.squareOffTimes, open, close)) {
+            if (engine.isSquaredOff(segment)) continue;
+            const upTo = Math.min(now, at - 1);
+            for (const h of this.models) {
+              h.model.advanceEach(upTo, this.deliver);
+              h.reach = { session: this.opens.length - 1, ts: upTo };
+            }
+            if (now < at) return;
+            engine.squareOff(segment, at);
+            this.log.info({ segment }, 'intraday square-off');
+          }
         }
         const to = Math.min(now, close - 1);
         for (const h of this.models) {

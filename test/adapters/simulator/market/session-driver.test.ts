@@ -24,7 +24,7 @@ function setup() {
     engine,
     calendar,
     onTick: (t) => ticks.push(t),
-    onSession: (e) => sessions.push(`${e.phase} ${e.session.date}`),
+    onSession: (e) => sessions.push(`${e.phase} ${e.session.date}${e.segment ? ` ${e.segment}` : ''}`),
   });
   return { clock, model, engine, driver, ticks, sessions };
 }
@@ -45,7 +45,8 @@ describe('market session driver', () => {
 
     s.clock.advanceTo(istDateTime('2026-11-21', '10:00'));
     s.driver.pump(s.clock.now());
-    expect(s.sessions).toEqual(['open 2026-11-20', 'close 2026-11-20']);
+    // The broker's intraday square-offs come before the close, in time order (equity 15:20, F&O 15:25, currency within the session).
+    expect(s.sessions).toEqual(['open 2026-11-20', 'square-off 2026-11-20 EQUITY', 'square-off 2026-11-20 FNO', 'square-off 2026-11-20 CURRENCY', 'close 2026-11-20']);
     expect(s.engine.getOrder(day.orderId)!.venueStatus).toBe('EXPIRED');
     expect(s.ticks.every((t) => t.ts >= FRI_OPEN && t.ts < FRI_CLOSE)).toBe(true);
     expect(s.driver.currentSession.date).toBe('2026-11-23');
