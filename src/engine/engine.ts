@@ -15,6 +15,7 @@ import type { CandleEvent, Event, FillEvent, OrderEvent, PositionEvent, TickEven
 import type { Interval } from '../core/candles.js';
 import type { Paise } from '../core/money.js';
 import { LifecyclePhase } from '../core/events.js';
+import { isTerminalStatus } from '../core/enums.js';
 import type { Logger } from '../core/log.js';
 import { silentLogger } from '../core/log.js';
 import { MemoryStore, type JsonValue, type Store } from '../core/store.js';
@@ -168,6 +169,7 @@ export class Engine {
             return o && o.strategyId === spec.id ? o : undefined;
           },
           open: (instrument) => this.orders.openOrders(spec.id, instrument),
+          settling: (instrument) => this.orders.settling(spec.id, instrument),
         },
         instruments: options.instruments,
         log: this.log.child({ strategy: spec.id }),
@@ -242,6 +244,9 @@ export class Engine {
 
   private onOrder(e: OrderEvent): void {
     this.trailing.onOrder(e.order);
+    // A finished order whose fills are still being read is not done for its strategy yet: it
+    // hears of it once the fills are booked (the fill events come first), never before.
+    if (e.order.settling && isTerminalStatus(e.order.status)) return;
     this.byId.get(e.order.strategyId)?.order(e.order);
   }
 

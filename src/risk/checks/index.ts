@@ -5,6 +5,7 @@ import { circuitCheck } from './circuit.js';
 import { dailyLossCheck } from './daily-loss.js';
 import { fundsCheck } from './funds.js';
 import { instrumentCheck } from './instrument.js';
+import { instrumentHoldCheck } from './instrument-hold.js';
 import { lotSizeCheck } from './lot-size.js';
 import { maxOpenOrdersCheck } from './max-open-orders.js';
 import { maxOrderValueCheck } from './max-order-value.js';
@@ -17,6 +18,7 @@ import { tradingStateCheck } from './trading-state.js';
 
 export const CHECKS: Readonly<Record<CheckName, RiskCheck>> = {
   tradingState: tradingStateCheck,
+  instrumentHold: instrumentHoldCheck,
   instrument: instrumentCheck,
   lotSize: lotSizeCheck,
   tickSize: tickSizeCheck,
@@ -32,6 +34,6 @@ export const CHECKS: Readonly<Record<CheckName, RiskCheck>> = {
 };
 
 export {
-  circuitCheck, dailyLossCheck, fundsCheck, instrumentCheck, lotSizeCheck, maxOpenOrdersCheck, maxOrderValueCheck,
+  circuitCheck, dailyLossCheck, fundsCheck, instrumentCheck, instrumentHoldCheck, lotSizeCheck, maxOpenOrdersCheck, maxOrderValueCheck,
   maxPositionCheck, modificationCapCheck, orderRateCheck, smartLegBoundsCheck, tickSizeCheck, tradingStateCheck,
 };
