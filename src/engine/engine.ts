@@ -38,6 +38,7 @@ import type { Strategy } from '../strategies/strategy.js';
 import { CandleAggregator } from '../core/bus/candle-aggregator.js';
 import type { EngineOptions } from './engine-options.js';
 import { EventBus } from '../core/bus/event-bus.js';
+import { PositionMismatch } from './position-mismatch.js';
 
 /** A candle series a strategy wants history for before trading. */
 export interface WarmupNeed {
@@ -69,6 +70,7 @@ export class Engine {
   readonly instruments: readonly string[];
   readonly venue: ExecutionVenue;
   private readonly trailing: TrailingStops;
+  private readonly mismatch: PositionMismatch;
   private readonly candles: CandleAggregator | undefined;
   private readonly log: Logger;
   private readonly byInstrument = new Map<string, StrategyRunner[]>();
@@ -136,6 +138,11 @@ export class Engine {
       log: this.log,
     });
     this.execution = late.execution = execution;
+    this.mismatch = new PositionMismatch({
+      clock: this.clock, bus: this.bus, risk: this.risk, mode: execConfig.onPositionMismatch, recheckMs: execConfig.mismatchRecheckMs,
+      reread: () => this.execution.resync('position mismatch'), log: this.log,
+    });
+    execution.onPositionCheck((diffs) => this.mismatch.onCheck(diffs));
     this.trailing = new TrailingStops({
       clock: this.clock,
       bus: this.bus,
@@ -412,6 +419,7 @@ export class Engine {
     await this.checkpoint();
     this.candles?.close();
     this.execution.close();
+    this.mismatch.stop();
     this.venueSub?.unsubscribe();
     this.started = false;
     this.bus.publish({ type: 'lifecycle', ts: this.clock.now(), phase: LifecyclePhase.STOPPED, source: 'engine' });
