@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { EventBus } from '../../src/core/bus/event-bus.js';
-import { VirtualClock } from '../../src/core/clock.js';
 import type { AlertEvent } from '../../src/core/events.js';
 import { silentLogger } from '../../src/core/log.js';
 import { PositionMismatch } from '../../src/engine/position-mismatch.js';
