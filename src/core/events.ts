@@ -94,6 +94,13 @@ export interface OrderSnapshot {
   readonly leg?: 'entry' | 'stopLoss' | 'target';
   /** Cancel-and-replace: the tag of the order this one replaced (the engine does this near the modification cap). */
   readonly replaces?: string;
+  /**
+   * Set while the venue reports more filled quantity than the fills booked (its trades are still
+   * being read): the position does not show those fills yet. A terminal order that is settling is
+   * neither working nor done to a strategy (see OrdersView), and no new entry in its instrument
+   * is allowed until it settles.
+   */
+  readonly settling?: true;
 }
 
 export interface OrderEvent {
@@ -163,6 +170,11 @@ export const DenialCode = {
   STRATEGY_NOT_READY: 'STRATEGY_NOT_READY',
   /** The venue refused it (after risk passed). */
   VENUE_REJECTED: 'VENUE_REJECTED',
+  /**
+   * No new entry in this instrument for now: an order's fills are still being read, or the
+   * position differs from the broker's (reducing intents pass).
+   */
+  INSTRUMENT_HELD: 'INSTRUMENT_HELD',
 } as const;
 export type DenialCode = (typeof DenialCode)[keyof typeof DenialCode];
 

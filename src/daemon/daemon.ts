@@ -32,6 +32,7 @@ import type { DaemonConfig, ShutdownAction } from './config.js';
 import { HealthTracker } from './health.js';
 import { DaemonObservers } from './observers.js';
 import { createOpsServer } from './ops-control.js';
+import { nextDayOpen, SessionClose, type NextSessionOpen } from './session-close.js';
 import type { BrokerSession } from './parts.js';
 import { EventRecorder } from './recorder.js';
 import { SessionStats } from './session-stats.js';
@@ -78,6 +79,8 @@ export interface DaemonOptions {
   readonly latencySink?: (seconds: number) => void;
   /** Whether the market is open at a time (health: stale ticks). */
   readonly marketOpen?: (ts: number) => boolean;
+  /** The next session open after a time (the calendar); default 09:15 IST the next day. */
+  readonly nextSessionOpen?: NextSessionOpen;
   /** Paper with an embedded simulator: the account's opening cash (said at start with the limits). */
   readonly paperCapital?: Paise;
 }
@@ -102,6 +105,7 @@ export class Daemon {
   private circuits: CircuitBands | undefined;
   private chains: OptionChainService | undefined;
   private sessionTimer: TimerHandle | undefined;
+  private sessionClose: SessionClose | undefined;
   private statsTimer: NodeJS.Timeout | undefined;
   private checkpointTimer: NodeJS.Timeout | undefined;
   private stateValue: DaemonState = 'new';
@@ -215,10 +219,12 @@ export class Daemon {
         ...(c.shutdown.intradayExitAt !== undefined ? { intradayExitAt: c.shutdown.intradayExitAt } : {}),
       });
       this.engine = engine;
+      this.sessionClose = new SessionClose({ clock, store: this.store, log: this.log, nextOpen: this.o.nextSessionOpen ?? nextDayOpen });
       this.o.onEngine?.(engine);
       this.attachObservers(engine, table);
 
       await engine.start();
+      await this.sessionClose.restore(engine);
       await this.reconcileDay(engine, false);
       await warmUpFromHistory(engine, session, clock, this.log);
       this.health.markReconciled();
@@ -347,6 +353,7 @@ export class Daemon {
     clearInterval(this.statsTimer);
     clearInterval(this.checkpointTimer);
     this.sessionTimer?.cancel();
+    this.sessionClose?.stop();
     this.chains?.stop();
     this.circuits?.stop();
     this.feedSub?.unsubscribe();
@@ -412,7 +419,12 @@ export class Daemon {
   }
 
   private async startOps(): Promise<void> {
-    const o = { config: this.o.config, log: this.log, metrics: this.metrics, health: () => this.health.report(), status: () => this.status(), engine: () => this.requireEngine() };
+    const o = {
+      config: this.o.config, log: this.log, metrics: this.metrics, health: () => this.health.report(), status: () => this.status(), engine: () => this.requireEngine(),
+      // `ctl flatten` closes trading until the next session like the session-end flatten; `ctl resume` ends that.
+      closeSession: (why: string) => this.sessionClose?.close(this.requireEngine(), why) ?? Promise.resolve(),
+      reopenSession: () => this.sessionClose?.clear() ?? Promise.resolve(),
+    };
     this.ops = createOpsServer(o);
     this.opsPort = await this.ops.start();
   }
@@ -459,7 +471,10 @@ export class Daemon {
       if (!engine || this.stateValue !== 'running') return;
       this.log.info({ action: c.atSessionEnd }, 'daemon: session end');
       engine.bus.publish({ type: 'lifecycle', ts: this.o.clock.now(), phase: 'session_close', source: 'daemon', detail: c.atSessionEnd });
-      void this.runAction(engine, c.atSessionEnd, 'session end', c.timeoutSeconds * 1000)
+      // A flatten closes trading until the next session: strategies must not buy straight back in.
+      const closing = c.atSessionEnd === 'flatten' ? this.sessionClose?.close(engine, 'session-end flatten') : undefined;
+      void Promise.resolve(closing)
+        .then(() => this.runAction(engine, c.atSessionEnd, 'session end', c.timeoutSeconds * 1000))
         .catch((e: unknown) => this.log.error({ err: e }, 'daemon: session-end action failed'))
         .then(() => this.reconcileDay(engine, true))
         .finally(() => {

@@ -167,6 +167,10 @@ export async function launchDaemon(o: LaunchOptions): Promise<Launched> {
     label,
     timeScale,
     marketOpen: (ts) => calendar.isOpen(ts),
+    nextSessionOpen: (ts) => {
+      const s = calendar.currentOrNextSession(ts);
+      return s.open > ts ? s.open : calendar.currentOrNextSession(s.close).open;
+    },
     ...(o.out !== undefined ? { out: o.out } : {}),
     ...(o.store ? { store: o.store } : {}),
     ...(o.latencySink ? { latencySink: o.latencySink } : {}),

@@ -20,6 +20,9 @@ export interface OpsControlOptions {
   readonly status: () => Record<string, unknown>;
   /** The running engine; throws when the daemon is not running. */
   readonly engine: () => Engine;
+  /** Closes trading until the next session (before a `flatten`), and ends that (on `resume`). */
+  readonly closeSession?: (why: string) => Promise<void>;
+  readonly reopenSession?: () => Promise<void>;
 }
 
 /** Builds the ops server (not started: the caller starts it and learns the port). */
@@ -41,9 +44,11 @@ export function createOpsServer(o: OpsControlOptions): OpsServer {
       },
       resume: async () => {
         o.engine().resume();
+        await o.reopenSession?.();
         return o.status();
       },
       flatten: async (reason) => {
+        await o.closeSession?.(`tarang ctl flatten${reason ? ` (${reason})` : ''}`);
         await o.engine().flatten(reason, c.shutdown.timeoutSeconds * 1000);
         return o.status();
       },

@@ -15,6 +15,7 @@ import type { CandleEvent, Event, FillEvent, OrderEvent, PositionEvent, TickEven
 import type { Interval } from '../core/candles.js';
 import type { Paise } from '../core/money.js';
 import { LifecyclePhase } from '../core/events.js';
+import { isTerminalStatus } from '../core/enums.js';
 import type { Logger } from '../core/log.js';
 import { silentLogger } from '../core/log.js';
 import { MemoryStore, type JsonValue, type Store } from '../core/store.js';
@@ -39,6 +40,7 @@ import type { EngineOptions } from './engine-options.js';
 import { EventBus } from '../core/bus/event-bus.js';
 import { intradayExitTimes, squareOffTimes } from '../risk/rules/square-off.js';
 import { IntradayExit } from './intraday-exit.js';
+import { PositionMismatch } from './position-mismatch.js';
 
 /** A candle series a strategy wants history for before trading. */
 export interface WarmupNeed {
@@ -72,6 +74,7 @@ export class Engine {
   private readonly trailing: TrailingStops;
   /** The engine's own intraday exit (undefined when `intradayExitAt` is off). */
   readonly intradayExit: IntradayExit | undefined;
+  private readonly mismatch: PositionMismatch;
   private readonly candles: CandleAggregator | undefined;
   private readonly log: Logger;
   private readonly byInstrument = new Map<string, StrategyRunner[]>();
@@ -147,6 +150,11 @@ export class Engine {
       log: this.log,
     });
     this.execution = late.execution = execution;
+    this.mismatch = new PositionMismatch({
+      clock: this.clock, bus: this.bus, risk: this.risk, mode: execConfig.onPositionMismatch, recheckMs: execConfig.mismatchRecheckMs,
+      reread: () => this.execution.resync('position mismatch'), log: this.log,
+    });
+    execution.onPositionCheck((diffs) => this.mismatch.onCheck(diffs));
     this.trailing = new TrailingStops({
       clock: this.clock,
       bus: this.bus,
@@ -183,6 +191,7 @@ export class Engine {
             return o && o.strategyId === spec.id ? o : undefined;
           },
           open: (instrument) => this.orders.openOrders(spec.id, instrument),
+          settling: (instrument) => this.orders.settling(spec.id, instrument),
         },
         instruments: options.instruments,
         log: this.log.child({ strategy: spec.id }),
@@ -259,6 +268,9 @@ export class Engine {
 
   private onOrder(e: OrderEvent): void {
     this.trailing.onOrder(e.order);
+    // A finished order whose fills are still being read is not done for its strategy yet: it
+    // hears of it once the fills are booked (the fill events come first), never before.
+    if (e.order.settling && isTerminalStatus(e.order.status)) return;
     this.byId.get(e.order.strategyId)?.order(e.order);
   }
 
@@ -424,6 +436,7 @@ export class Engine {
     await this.checkpoint();
     this.candles?.close();
     this.execution.close();
+    this.mismatch.stop();
     this.venueSub?.unsubscribe();
     this.started = false;
     this.bus.publish({ type: 'lifecycle', ts: this.clock.now(), phase: LifecyclePhase.STOPPED, source: 'engine' });

@@ -33,6 +33,7 @@ import { zodIssueLines } from '../core/zod-issues.js';
 
 export const CheckName = {
   TRADING_STATE: 'tradingState',
+  INSTRUMENT_HOLD: 'instrumentHold',
   INSTRUMENT: 'instrument',
   LOT_SIZE: 'lotSize',
   TICK_SIZE: 'tickSize',

@@ -34,6 +34,10 @@ export interface RiskSources {
     openCount(): number;
     workingQty(instrument: string, side: 'BUY' | 'SELL'): number;
     modifications(tag: string): number;
+    /** The tag of an order in the instrument whose fills are still being read, if any. */
+    settlingIn?(instrument: string): string | undefined;
+    /** Signed quantity reported filled but not booked yet (counted in the position risk judges). */
+    unbookedQty?(instrument: string, strategyId?: string): number;
   };
   readonly portfolio: {
     netQty(instrument: string, strategyId?: string): number;
@@ -75,6 +79,8 @@ export class RiskEngine implements RiskState {
   private readonly writes = new Map<string, number[]>();
   private readonly circuits = new Map<string, CircuitBand>();
   private readonly cutoffs: SquareOffTimes;
+  /** Instruments held to reducing-only by the engine (a position mismatch): why, and the broker's position. */
+  private readonly holds = new Map<string, { readonly reason: string; readonly brokerNet: number | undefined }>();
   private readonly clock: Clock;
   private readonly bus: EventBus;
   private readonly src: RiskSources;
@@ -177,6 +183,23 @@ export class RiskEngine implements RiskState {
     }
   }
 
+  /**
+   * Holds an instrument to reducing-only (no new entries; reducing intents, cancels and exits
+   * pass) until `release`: the engine does this while the position differs from the broker's.
+   */
+  hold(instrument: string, reason: string, brokerNet?: number): void {
+    this.holds.set(instrument, { reason, brokerNet });
+  }
+
+  release(instrument: string): void {
+    this.holds.delete(instrument);
+  }
+
+  /** Instruments held now, with the reason. */
+  held(): ReadonlyMap<string, { readonly reason: string; readonly brokerNet: number | undefined }> {
+    return this.holds;
+  }
+
   /** Sets or clears an instrument's circuit band (from quotes or the venue). */
   setCircuit(instrument: string, band: CircuitBand | undefined): void {
     if (band) this.circuits.set(instrument, band);
@@ -220,6 +243,12 @@ export class RiskEngine implements RiskState {
   order(tag: string): OrderSnapshot | undefined {
     return this.src.orders.get(tag);
   }
+  entryHold(instrument: string): { readonly reason: string; readonly brokerNet?: number | undefined } | undefined {
+    const held = this.holds.size > 0 ? this.holds.get(instrument) : undefined;
+    if (held !== undefined) return held;
+    const tag = this.src.orders.settlingIn?.(instrument);
+    return tag === undefined ? undefined : { reason: `the fills of order ${tag} are still being read` };
+  }
   modifications(tag: string): number {
     return this.src.orders.modifications(tag);
   }
@@ -230,7 +259,9 @@ export class RiskEngine implements RiskState {
     return this.src.orders.workingQty(instrument, side);
   }
   netQty(instrument: string, strategyId?: string): number {
-    return this.src.portfolio.netQty(instrument, strategyId);
+    // Fills the venue reports and the engine is still reading count: a position judged without
+    // them would let the same entry (or exit) through twice.
+    return this.src.portfolio.netQty(instrument, strategyId) + (this.src.orders.unbookedQty?.(instrument, strategyId) ?? 0);
   }
   recentWrites(strategyId: string, windowMs: number): number {
     const list = this.writes.get(strategyId);

@@ -53,13 +53,18 @@ export interface RiskState {
   intradayCutoff(segment: SquareOffSegment): number | undefined;
   /** An order by client tag (following cancel-and-replace to the live order). */
   order(tag: string): OrderSnapshot | undefined;
+  /**
+   * Why new entries in the instrument are held now (fills being read, a position mismatch), and
+   * the broker's position when it is known to differ; undefined when not held.
+   */
+  entryHold(instrument: string): { readonly reason: string; readonly brokerNet?: number | undefined } | undefined;
   /** Modifications already spent on an order (persisted; survives restarts). */
   modifications(tag: string): number;
   /** Working (non-terminal) orders, account-wide. */
   openOrderCount(): number;
   /** Remaining quantity of working orders on one side of an instrument, account-wide. */
   workingQty(instrument: string, side: 'BUY' | 'SELL'): number;
-  /** Net position, account-wide, or of one strategy. */
+  /** Net position, account-wide, or of one strategy (fills reported but not booked yet included). */
   netQty(instrument: string, strategyId?: string): number;
   /** Order writes (place/smart/modify) a strategy made within the last `windowMs`. */
   recentWrites(strategyId: string, windowMs: number): number;

@@ -81,6 +81,13 @@ export interface OrdersView {
   get(tag: string): OrderSnapshot | undefined;
   /** This strategy's working (non-terminal) orders, optionally in one instrument. */
   open(instrument?: string): readonly OrderSnapshot[];
+  /**
+   * This strategy's orders whose fills the venue reports but the engine is still reading
+   * (`settling` set; the position does not show them yet), optionally in one instrument. One the
+   * venue has finished is in neither `open` nor done: `onOrder` hears of it once its fills are
+   * booked, and new entries in its instrument are denied (INSTRUMENT_HELD) until then.
+   */
+  settling(instrument?: string): readonly OrderSnapshot[];
 }
 
 /** Options for the `buy`/`sell` helpers; MARKET DAY INTRADAY unless said otherwise. */

@@ -253,7 +253,9 @@ export class BrokerVenue implements ExecutionVenue {
     return out;
   }
 
-  async trades(orderId?: string): Promise<readonly VenueFill[]> {
+  async trades(id?: string): Promise<readonly VenueFill[]> {
+    // A bare id from the terse stream reads the trades of the full id it stands for.
+    const orderId = id === undefined ? undefined : this.resolveOrderId(id);
     const now = this.broker.clock.now();
     const known = orderId ? this.known.get(orderId) : undefined;
     const p = known ? parseScripCode(known.instrument) : undefined;

@@ -12,6 +12,10 @@
  * - fillGapMs 2000: when an order's reported filled quantity runs ahead of the fills received for
  *   this long, its trades are fetched from the venue; a gap the venue cannot explain becomes a
  *   synthetic fill at the reported average price (marked `synthetic:` in its fill id).
+ * - onPositionMismatch 'hold': when a position (instrument and product) differs from the broker's
+ *   after a reconcile, that instrument is held to reducing-only (`hold`) or all trading halts
+ *   (`halt`); a critical alert gives both views, the books are read again every
+ *   mismatchRecheckMs (10000) and trading there resumes once they agree.
  */
 import { z } from 'zod';
 import { ConfigError } from '../../core/errors.js';
@@ -24,6 +28,8 @@ export const ExecutionConfigSchema = z
     trailMinTicks: z.number().int().positive().default(2),
     fundsRefreshMs: z.number().int().nonnegative().default(2000),
     fillGapMs: z.number().int().nonnegative().default(2000),
+    onPositionMismatch: z.enum(['hold', 'halt']).default('hold'),
+    mismatchRecheckMs: z.number().int().positive().default(10_000),
   })
   .strict();
 

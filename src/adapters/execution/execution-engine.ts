@@ -43,7 +43,7 @@ import { Funds, type MarginOf } from './funds.js';
 import { writeJournalEntry, writeModifications } from './order-journal.js';
 import type { OrderStateMachine } from './order-state-machine.js';
 import type { Portfolio } from './portfolio.js';
-import { Reconciler, type DayReconcileResult, type HeldChanges, type WriteKind } from './reconciler.js';
+import { Reconciler, type DayReconcileResult, type HeldChanges, type PositionDiff, type WriteKind } from './reconciler.js';
 import { SmartEmulation, type LegRouter } from './smart-emulation.js';
 import { legTag } from './tags.js';
 import {
@@ -218,6 +218,11 @@ export class ExecutionEngine implements HeldChanges, LegRouter {
    */
   resync(reason: string): Promise<boolean> {
     return this.reconciler.resync(reason);
+  }
+
+  /** Hands each position check's differences (after every resync) to `fn` (the engine's mismatch incidents). */
+  onPositionCheck(fn: (diffs: readonly PositionDiff[]) => void): void {
+    this.reconciler.onPositionCheck = fn;
   }
 
   /** The daily reconcile (see reconciler.ts): a daemon calls it after the session end. */

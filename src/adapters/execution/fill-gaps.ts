@@ -15,6 +15,7 @@ import type { WriteTracker } from './write-tracker.js';
 
 export class FillGaps {
   private timer: { cancel(): void } | undefined;
+  private closed = false;
   /** Tags whose trades are being fetched to close a fill gap. */
   private readonly fetching = new Set<string>();
 
@@ -58,30 +59,41 @@ export class FillGaps {
   }
 
   close(): void {
+    this.closed = true;
     this.timer?.cancel();
+    this.timer = undefined;
   }
 
   /** Retries gaps that persist for `fillGapMs`; books a synthetic fill as a last resort. */
   private arm(): void {
-    if (this.timer || !this.orders.hasFillGaps()) return;
+    if (this.timer || this.closed || !this.orders.hasFillGaps()) return;
     this.timer = this.clock.setTimeout(() => {
       this.timer = undefined;
       void this.closeGaps();
     }, this.cfg.fillGapMs);
   }
 
+  /**
+   * The synthetic fill is for a venue that answered and still cannot list the fills it reported:
+   * while its trades cannot be read at all (timeouts, 5xx), the order stays settling (its
+   * instrument held to reducing intents) and is read again later, so a fill is never booked
+   * from a guess that the real one would then double.
+   */
   private async closeGaps(): Promise<void> {
     for (const g of this.orders.fillGaps()) {
       if (!g.orderId) continue;
+      let read = false;
       try {
         const fills: readonly VenueFill[] = await venueValue(this.venue.trades(g.orderId));
+        read = true;
         for (const f of fills) this.orders.applyFill(f);
       } catch (err) {
-        this.log.warn({ err, tag: g.tag }, 'execution: could not fetch trades for a fill gap');
+        this.log.warn({ err, tag: g.tag }, 'execution: could not fetch trades for a fill gap; the order stays settling and is read again');
       }
-      if (this.orders.fillGaps().some((x) => x.tag === g.tag) && this.orders.closeGapSynthetic(g.tag)) {
+      if (read && this.orders.fillGaps().some((x) => x.tag === g.tag) && this.orders.closeGapSynthetic(g.tag)) {
         this.log.warn({ tag: g.tag }, 'execution: venue reported fills it could not list; booked a synthetic fill at its average price');
       }
     }
+    this.arm();
   }
 }

@@ -45,6 +45,8 @@ export interface OrderRecord {
   replacedBy: string | undefined;
   /** Fill ids booked on this order (forgotten with it when it is evicted). */
   fillIds: string[];
+  /** Quantity booked by synthetic fills that no real fill has replaced yet. */
+  syntheticQty: number;
   evictable: boolean;
   /** Clock time it became terminal. */
   finishedAt: number;
@@ -81,6 +83,7 @@ export function newRecord(o: NewOrder): OrderRecord {
     replaces: o.replaces,
     replacedBy: undefined,
     fillIds: [],
+    syntheticQty: 0,
     evictable: false,
     finishedAt: 0,
     fieldsTs: -Infinity,
@@ -112,6 +115,7 @@ export function snapshotOf(rec: OrderRecord): OrderSnapshot {
   if (rec.parentTag !== undefined) snap.parentTag = rec.parentTag;
   if (rec.leg !== undefined) snap.leg = rec.leg;
   if (rec.replaces !== undefined) snap.replaces = rec.replaces;
+  if (rec.reportedFilled > rec.fillQty) snap.settling = true;
   return snap;
 }
 
@@ -145,6 +149,7 @@ export function differs(rec: OrderRecord, s: OrderSnapshot): boolean {
     Math.max(rec.fillQty, rec.reportedFilled) !== s.filledQty ||
     rec.modifications !== s.modifications ||
     rec.venueStatus !== s.venueStatus ||
-    rec.reason !== s.reason
+    rec.reason !== s.reason ||
+    (rec.reportedFilled > rec.fillQty) !== (s.settling === true)
   );
 }

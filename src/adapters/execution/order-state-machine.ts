@@ -42,6 +42,8 @@ import type { VenueFill, VenueOrderState } from './venue.js';
 export type { NewOrder } from './order-record.js';
 
 const MAX_ORPHANS = 10_000;
+/** Fill ids of fills booked for a gap the venue could not list (see closeGapSynthetic). */
+const SYNTHETIC = 'synthetic:';
 /** `resolve`: the update cannot be placed on one record yet (park it, never guess). */
 const AMBIGUOUS = Symbol('ambiguous');
 
@@ -182,7 +184,12 @@ export class OrderStateMachine implements ForgetHooks {
     if (linked) this.drainOrphans(s.orderId);
   }
 
-  /** Books a fill once (by `fillId`); returns false for a duplicate or a fill parked as orphan. */
+  /**
+   * Books a fill once (by `fillId`); returns false for a duplicate or a fill parked as orphan. A
+   * real fill on an order that carries a synthetic one (booked for a gap the venue could not list
+   * at the time) replaces it rather than adding to it: the quantity the synthetic fill already
+   * booked is not booked twice, whichever path (stream, gap read, reconcile) brought the real one.
+   */
   applyFill(f: VenueFill): boolean {
     if (this.seenFills.has(f.fillId) || this.finished.isForgotten(f.orderId)) return false;
     const found = this.resolve(f.orderId, f.tag, undefined, undefined, f.side, undefined);
@@ -194,13 +201,25 @@ export class OrderStateMachine implements ForgetHooks {
     this.seenFills.add(f.fillId);
     rec.fillIds.push(f.fillId);
     const linked = this.link(rec, f.orderId);
-    if (rec.fillQty + f.qty > rec.qty) {
-      this.log.error({ tag: rec.tag, fillId: f.fillId, qty: rec.qty, filled: rec.fillQty + f.qty }, 'execution: fills exceed the order quantity; booking them anyway (the venue is the truth)');
+    let qty = f.qty;
+    if (f.fillId.startsWith(SYNTHETIC)) rec.syntheticQty += qty;
+    else if (rec.syntheticQty > 0) {
+      const absorbed = Math.min(qty, rec.syntheticQty);
+      rec.syntheticQty -= absorbed;
+      qty -= absorbed;
+      this.log.warn({ tag: rec.tag, fillId: f.fillId, absorbed }, 'execution: a real fill arrived for quantity a synthetic fill had booked; booked once (the synthetic price stands for that quantity)');
     }
-    rec.fillQty += f.qty;
-    rec.fillValue += f.qty * f.price;
+    if (qty === 0) {
+      if (linked) this.drainOrphans(f.orderId);
+      return false;
+    }
+    if (rec.fillQty + qty > rec.qty) {
+      this.log.error({ tag: rec.tag, fillId: f.fillId, qty: rec.qty, filled: rec.fillQty + qty }, 'execution: fills exceed the order quantity; booking them anyway (the venue is the truth)');
+    }
+    rec.fillQty += qty;
+    rec.fillValue += qty * f.price;
     rec.status = statusForFill(rec.status, Math.max(rec.reportedFilled, rec.fillQty), rec.qty);
-    this.bus.publish(fillEventOf(rec, f));
+    this.bus.publish(fillEventOf(rec, qty === f.qty ? f : { ...f, qty }));
     this.publish(rec);
     if (linked) this.drainOrphans(f.orderId);
     return true;
@@ -306,6 +325,39 @@ export class OrderStateMachine implements ForgetHooks {
     return out;
   }
 
+  /**
+   * Orders whose fills are still being read (reported filled ahead of booked), optionally of one
+   * strategy and/or instrument: working or already terminal at the venue.
+   */
+  settling(strategyId?: string, instrument?: string): OrderSnapshot[] {
+    const out: OrderSnapshot[] = [];
+    for (const r of this.gaps) {
+      if (r.reportedFilled > r.fillQty && (strategyId === undefined || r.strategyId === strategyId) && (instrument === undefined || r.instrument === instrument)) out.push(r.snapshot);
+    }
+    return out;
+  }
+
+  /** Whether any order in the instrument (any strategy) is settling: O(orders with gaps), usually 0. */
+  settlingIn(instrument: string): string | undefined {
+    if (this.gaps.size === 0) return undefined;
+    for (const r of this.gaps) if (r.instrument === instrument && r.reportedFilled > r.fillQty) return r.tag;
+    return undefined;
+  }
+
+  /**
+   * Signed quantity the venue reports filled that is not booked yet (BUY positive), in one
+   * instrument, optionally of one strategy: what the position will move by once it settles.
+   */
+  unbookedQty(instrument: string, strategyId?: string): number {
+    if (this.gaps.size === 0) return 0;
+    let q = 0;
+    for (const r of this.gaps) {
+      if (r.instrument !== instrument || (strategyId !== undefined && r.strategyId !== strategyId) || r.reportedFilled <= r.fillQty) continue;
+      q += (r.side === 'BUY' ? 1 : -1) * (r.reportedFilled - r.fillQty);
+    }
+    return q;
+  }
+
   /** Books a synthetic fill closing a gap the venue could not explain (value from the reported average). */
   closeGapSynthetic(tag: string): boolean {
     const r = this.records.get(tag);
@@ -313,7 +365,7 @@ export class OrderStateMachine implements ForgetHooks {
     const missing = r.reportedFilled - r.fillQty;
     const value = Math.round(r.avgPrice * r.reportedFilled) - r.fillValue;
     const price = Math.round(value / missing);
-    return this.applyFill({ fillId: `synthetic:${r.orderId}:${r.reportedFilled}`, orderId: r.orderId, tag: r.tag, instrument: r.instrument, side: r.side, qty: missing, price, ts: this.clock.now() });
+    return this.applyFill({ fillId: `${SYNTHETIC}${r.orderId}:${r.reportedFilled}`, orderId: r.orderId, tag: r.tag, instrument: r.instrument, side: r.side, qty: missing, price, ts: this.clock.now() });
   }
 
   /** Venue order ids seen on updates we could not match to any order of ours. */
@@ -423,12 +475,18 @@ export class OrderStateMachine implements ForgetHooks {
     return this.records.get(init.tag);
   }
 
-  /** Links a venue id to a record; true when that is news (the caller publishes and drains orphans). */
+  /**
+   * Links a venue id to a record; true when that is news (the caller publishes and drains orphans).
+   * The live order stream names an order by the bare digits of its id (`123` for `DRV-123`,
+   * wire-gaps): the two spellings are one order, and the full one becomes the order's id (trades
+   * and the book are read by it), both staying linked.
+   */
   private link(rec: OrderRecord, orderId: string): boolean {
     if (rec.orderId === orderId || this.byOrderId.get(orderId) === rec) return false;
-    if (rec.orderId !== undefined) {
-      this.log.warn({ tag: rec.tag, had: rec.orderId, got: orderId }, 'execution: a second venue id for one order; keeping both links');
-    } else rec.orderId = orderId;
+    if (rec.orderId === undefined) rec.orderId = orderId;
+    else if (sameVenueOrder(rec.orderId, orderId)) {
+      if (isBareId(rec.orderId)) rec.orderId = orderId;
+    } else this.log.warn({ tag: rec.tag, had: rec.orderId, got: orderId }, 'execution: a second venue id for one order; keeping both links');
     this.byOrderId.set(orderId, rec);
     return true;
   }
@@ -450,4 +508,15 @@ export class OrderStateMachine implements ForgetHooks {
     if (terminal && !rec.evictable) this.finished.add(rec);
     this.bus.publish({ type: 'order', ts: this.clock.now(), order: snap });
   }
+}
+
+function isBareId(id: string): boolean {
+  return /^\d+$/.test(id);
+}
+
+/** `123` and `DRV-123` (a bare id and a full one ending in its digits) name one venue order. */
+export function sameVenueOrder(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [bare, full] = isBareId(a) ? [a, b] : isBareId(b) ? [b, a] : [undefined, undefined];
+  return bare !== undefined && full !== undefined && !isBareId(full) && full.endsWith(bare) && /[^0-9]$/.test(full.slice(0, full.length - bare.length));
 }

@@ -102,6 +102,9 @@ export class Reconciler {
     this.log = o.log;
   }
 
+  /** Receives every position check's differences (none: the books agree); see position-mismatch.ts. */
+  onPositionCheck: (diffs: readonly PositionDiff[]) => void = () => undefined;
+
   /** Reads the order book and trades and merges them: at start (after a restart) and after every reconnect. */
   async resync(reason: string): Promise<boolean> {
     try {
@@ -265,7 +268,7 @@ export class Reconciler {
     }
     for (const vp of venuePositions) this.settleExpired(vp);
     const seen = new Set<string>();
-    const diffs: Array<{ instrument: string; product: Product; venue: number; ours: number }> = [];
+    const diffs: PositionDiff[] = [];
     for (const vp of venuePositions) {
       seen.add(`${vp.instrument}|${vp.product}`);
       const ours = this.portfolio.books().find((b) => b.instrument === vp.instrument && b.product === vp.product)?.netQty ?? 0;
@@ -274,9 +277,16 @@ export class Reconciler {
     for (const b of this.portfolio.positions()) {
       if (!seen.has(`${b.instrument}|${b.product}`) && venuePositions.length > 0) diffs.push({ instrument: b.instrument, product: b.product, venue: 0, ours: b.netQty });
     }
-    if (diffs.length > 0) {
-      this.bus.publish({ type: 'alert', ts: this.clock.now(), level: 'warn', code: 'POSITION_MISMATCH', message: `${diffs.length} positions differ between the venue and tarang's fills`, context: { diffs: diffs.slice(0, 20) } });
-    }
+    // An instrument whose fills are still being read differs for that reason alone: not a mismatch yet.
+    this.onPositionCheck(diffs.filter((d) => this.orders.settlingIn(d.instrument) === undefined));
   }
 
+}
+
+/** A position (instrument and product) as the broker has it and as tarang's fills give it. */
+export interface PositionDiff {
+  readonly instrument: string;
+  readonly product: Product;
+  readonly venue: number;
+  readonly ours: number;
 }

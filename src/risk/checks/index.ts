@@ -6,6 +6,7 @@ import { dailyLossCheck } from './daily-loss.js';
 import { fundsCheck } from './funds.js';
 import { instrumentCheck } from './instrument.js';
 import { intradayCutoffCheck } from './intraday-cutoff.js';
+import { instrumentHoldCheck } from './instrument-hold.js';
 import { lotSizeCheck } from './lot-size.js';
 import { maxOpenOrdersCheck } from './max-open-orders.js';
 import { maxOrderValueCheck } from './max-order-value.js';
@@ -18,6 +19,7 @@ import { tradingStateCheck } from './trading-state.js';
 
 export const CHECKS: Readonly<Record<CheckName, RiskCheck>> = {
   tradingState: tradingStateCheck,
+  instrumentHold: instrumentHoldCheck,
   instrument: instrumentCheck,
   lotSize: lotSizeCheck,
   tickSize: tickSizeCheck,
@@ -34,6 +36,6 @@ export const CHECKS: Readonly<Record<CheckName, RiskCheck>> = {
 };
 
 export {
-  circuitCheck, dailyLossCheck, fundsCheck, instrumentCheck, intradayCutoffCheck, lotSizeCheck, maxOpenOrdersCheck, maxOrderValueCheck,
+  circuitCheck, dailyLossCheck, fundsCheck, instrumentCheck, intradayCutoffCheck, instrumentHoldCheck, lotSizeCheck, maxOpenOrdersCheck, maxOrderValueCheck,
   maxPositionCheck, modificationCapCheck, orderRateCheck, smartLegBoundsCheck, tickSizeCheck, tradingStateCheck,
 };

@@ -106,6 +106,61 @@ describe('order state machine', () => {
     expect(sm.fillGaps()).toEqual([]);
   });
 
+  it('marks an order settling while the venue reports fills not booked, and lists it as settling until they are', () => {
+    const { sm, orders } = setup();
+    sm.accepted('tr1-1', 'V1');
+    sm.applyState({ orderId: 'V1', status: 'FILLED', filledQty: 10, avgPrice: 100_00, ts: 3 });
+    expect(sm.get('tr1-1')).toMatchObject({ status: 'FILLED', settling: true });
+    expect(sm.openOrders('s', 'NSE_2885')).toEqual([]);
+    expect(sm.settling('s', 'NSE_2885').map((o) => o.tag)).toEqual(['tr1-1']);
+    expect(sm.settlingIn('NSE_2885')).toBe('tr1-1');
+    expect(sm.settlingIn('NSE_1594')).toBeUndefined();
+    sm.applyFill({ fillId: 'f1', orderId: 'V1', instrument: 'NSE_2885', side: 'BUY', qty: 10, price: 100_00, ts: 4 });
+    expect(sm.get('tr1-1')!.settling).toBeUndefined();
+    expect(orders.at(-1)).toMatchObject({ status: 'FILLED', filledQty: 10 });
+    expect(orders.at(-1)!.settling).toBeUndefined();
+    expect(sm.settlingIn('NSE_2885')).toBeUndefined();
+  });
+
+  it('books a real fill that arrives after a synthetic one for the same quantity once, not twice', () => {
+    const { sm, fills } = setup();
+    sm.accepted('tr1-1', 'V1');
+    sm.applyState({ orderId: 'V1', status: 'FILLED', filledQty: 10, avgPrice: 100_05, ts: 3 });
+    expect(sm.closeGapSynthetic('tr1-1')).toBe(true);
+    // The reconcile later reads the broker's trade for it: already booked.
+    expect(sm.applyFill({ fillId: 'T-9', orderId: 'V1', instrument: 'NSE_2885', side: 'BUY', qty: 10, price: 100_05, ts: 5 })).toBe(false);
+    expect(sm.get('tr1-1')).toMatchObject({ status: 'FILLED', filledQty: 10 });
+    expect(fills.map((f) => [f.fillId, f.qty])).toEqual([['synthetic:V1:10', 10]]);
+  });
+
+  it('books only the part of a real fill beyond what a synthetic fill covered', () => {
+    const { sm, fills } = setup();
+    sm.accepted('tr1-1', 'V1');
+    sm.applyState({ orderId: 'V1', status: 'PARTIALLY_FILLED', filledQty: 4, avgPrice: 100_00, ts: 3 });
+    sm.closeGapSynthetic('tr1-1');
+    sm.applyFill({ fillId: 'T-1', orderId: 'V1', instrument: 'NSE_2885', side: 'BUY', qty: 6, price: 100_00, ts: 5 });
+    sm.applyFill({ fillId: 'T-2', orderId: 'V1', instrument: 'NSE_2885', side: 'BUY', qty: 4, price: 100_00, ts: 6 });
+    expect(sm.get('tr1-1')).toMatchObject({ status: 'FILLED', filledQty: 10 });
+    expect(fills.map((f) => [f.fillId, f.qty])).toEqual([['synthetic:V1:4', 4], ['T-1', 2], ['T-2', 4]]);
+  });
+
+  it('takes a bare numeric id from the stream and the full id for one order, reading trades by the full one', () => {
+    const { sm, fills } = setup();
+    // The terse stream names the order before the placement answer does.
+    sm.applyState({ orderId: '1000042', tag: 'tr1-1', status: 'FILLED', filledQty: 10, avgPrice: 100_00, ts: 2 });
+    expect(sm.get('tr1-1')!.orderId).toBe('1000042');
+    sm.accepted('tr1-1', 'EQ-1000042');
+    expect(sm.get('tr1-1')!.orderId).toBe('EQ-1000042');
+    expect(sm.fillGaps()).toEqual([{ tag: 'tr1-1', orderId: 'EQ-1000042', missingQty: 10, avgPrice: 100_00 }]);
+    // Later updates under either spelling land on the same order; the fill is booked once.
+    sm.applyState({ orderId: '1000042', status: 'FILLED', filledQty: 10, ts: 3 });
+    sm.applyFill({ fillId: 'T-1', orderId: 'EQ-1000042', instrument: 'NSE_2885', side: 'BUY', qty: 10, price: 100_00, ts: 4 });
+    sm.applyFill({ fillId: 'T-1', orderId: '1000042', instrument: 'NSE_2885', side: 'BUY', qty: 10, price: 100_00, ts: 4 });
+    expect(sm.get('tr1-1')).toMatchObject({ status: 'FILLED', filledQty: 10, orderId: 'EQ-1000042' });
+    expect(fills).toHaveLength(1);
+    expect(sm.tagOfOrderId('1000042')).toBe('tr1-1');
+  });
+
   it('counts fills after a cancel but keeps the order cancelled', () => {
     const { sm } = setup();
     sm.accepted('tr1-1', 'V1');

@@ -158,6 +158,7 @@ function watch(s: Strategy, pruneFilled: boolean, seen: (ctx: StrategyContext) =
                 return o?.status === 'FILLED' ? undefined : o;
               },
               open: (instrument?: string) => ctx.orders.open(instrument),
+              settling: (instrument?: string) => ctx.orders.settling(instrument),
             },
           },
         })

@@ -27,7 +27,7 @@ function fakeContext(now: { t: number }, instruments: InstrumentTable, submitted
     clock: { now: () => now.t },
     portfolio: { netQty: () => 0, position: () => undefined, positions: () => [], pnl: () => 0, lastPrice: () => undefined },
     // Nothing known yet: the intents are still on the bus.
-    orders: { get: () => undefined, open: () => [] },
+    orders: { get: () => undefined, open: () => [], settling: () => [] },
     instruments,
     log: silentLogger(),
     state,

@@ -359,6 +359,7 @@ export class SimHarness {
           return this.o.pruneFilled && o?.status === 'FILLED' ? undefined : o;
         },
         open: (instrument) => [...this.snapshots.values()].filter((s) => !isTerminalStatus(s.status) && (instrument === undefined || s.instrument === instrument)),
+        settling: (instrument) => [...this.snapshots.values()].filter((s) => s.settling === true && (instrument === undefined || s.instrument === instrument)),
       },
       instruments: this.instruments,
       log: silentLogger(),
