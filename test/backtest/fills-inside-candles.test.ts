@@ -41,8 +41,15 @@ function outsideCandles(series: readonly CandleSeries[], fills: ReadonlyArray<{ 
       if (s.start[mid]! <= f.ts) lo = mid;
       else hi = mid - 1;
     }
-    if (!(s.start[lo]! <= f.ts && f.ts < s.ts[lo]!)) bad.push(`${f.instrument} ${formatIst(f.ts)}: no candle holds the fill`);
-    else if (f.price < s.low[lo]! || f.price > s.high[lo]!) bad.push(`${f.instrument} ${formatIst(f.ts)}: ${f.price} outside [${s.low[lo]}, ${s.high[lo]}]`);
+    // A fill at the very instant a candle ends (the broker's square-off at 15:20, at the last price)
+    // belongs to that candle: the price at that instant is its close.
+    const c = s.start[lo]! <= f.ts && f.ts < s.ts[lo]! ? lo : lo > 0 && s.ts[lo - 1] === f.ts ? lo - 1 : s.ts[lo] === f.ts ? lo : -1;
+    if (c < 0) bad.push(`${f.instrument} ${formatIst(f.ts)}: no candle holds the fill`);
+    else if (f.price < s.low[c]! || f.price > s.high[c]!) {
+      // At a boundary the fill may be the next candle's open instead (a MARKET order's fill).
+      const next = s.ts[c] === f.ts && c + 1 < s.length && s.start[c + 1] === f.ts ? c + 1 : -1;
+      if (next < 0 || f.price < s.low[next]! || f.price > s.high[next]!) bad.push(`${f.instrument} ${formatIst(f.ts)}: ${f.price} outside [${s.low[c]}, ${s.high[c]}]`);
+    }
   }
   return bad;
 }

@@ -35,11 +35,11 @@ describe('HTML report content', () => {
 
   it('shows money the Indian way, months, charges by component, the preset auto chose and the command', async () => {
     const html = await report();
-    // Starting cash ₹20 lakh; the 600 still held are marked at the last close ₹1,010.00.
+    // Starting cash ₹20 lakh; the 600 still held (delivery: no square-off) are marked at the last close ₹1,010.00.
     present(html, '<td>Starting cash</td><td>₹20,00,000.00</td>');
     present(html, /<tr><td>2024<\/td>(<td class="muted">·<\/td>){2}<td class="pos">[\d.]+%<\/td>/);
     present(html, '<td>Stamp duty</td>');
-    present(html, 'priced by equity-intraday (2 fills)');
+    present(html, 'priced by equity-delivery (2 fills)');
     present(html, 'tarang backtest --data x.csv');
     present(html, '<td>end of data</td><td>1</td>');
     present(html, '<td>signal</td><td>1</td>');

@@ -66,7 +66,7 @@ describe('charges by component', () => {
   it('itemises what the venue booked, by the preset auto chose for the product', async () => {
     const series = [minuteSeries('NSE_1', '2024-01-02', [['09:15', 1000, 1001, 999, 1000], ['09:16', 1000, 1010, 999, 1005], ['09:17', 1005, 1012, 1004, 1010], ['09:18', 1010, 1011, 1009, 1010]])];
     const out = await backtest({
-      definition: scripted(['NSE_1'], newScript({ 'NSE_1@09:15': [market('NSE_1', 'BUY', 100)], 'NSE_1@09:16': [market('NSE_1', 'SELL', 100)] })),
+      definition: scripted(['NSE_1'], newScript({ 'NSE_1@09:15': [market('NSE_1', 'BUY', 100, 'INTRADAY')], 'NSE_1@09:16': [market('NSE_1', 'SELL', 100, 'INTRADAY')] })),
       params: {},
       series,
       instruments: instrumentsForSeries(series),

@@ -176,6 +176,16 @@ export class MatchingState {
   // Matching (the prices are the fill model's; this books them)
 
   /** An arrival in matchOnArrival mode takes the current book, level by level, up to its limit. */
+  /**
+   * Fills `o` whole at the instrument's last price (a backtest's broker square-off: the candle it
+   * comes at has no book to walk, and its last price lies inside it). Nothing without a price.
+   */
+  fillAtLast(o: OrderState, ts: number): void {
+    const ltp = this.book(o.instrument).ltp;
+    if (ltp === undefined) return;
+    this.applyFills(o, [{ price: ltp, qty: o.qty - o.filledQty }], ts);
+  }
+
   takeOnArrival(o: OrderState, ts: number): void {
     const book = this.book(o.instrument);
     if (book.ltp === undefined) return;

@@ -64,9 +64,10 @@ export function squareOff(st: MatchingState, segment: SquareOffSegment, ts: numb
       leg: undefined,
     });
     const refused = st.admit(o, ts);
-    // matchOnArrival engines (the simulator) have taken the book already; a backtest's has not.
+    // matchOnArrival engines (the simulator) have taken the book already; a backtest's has none
+    // to take, and fills at the last price of the candle the square-off comes at (inside it).
     if (refused === undefined && !st.settings.matchOnArrival && o.phase === Phase.WORKING) {
-      st.takeOnArrival(o, ts);
+      st.fillAtLast(o, ts);
       o.fresh = false;
     }
     placed.push(o);
