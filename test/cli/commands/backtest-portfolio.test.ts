@@ -6,32 +6,15 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command } from 'commander';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { register } from '../../../src/cli/commands/backtest.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { sharedData } from '../../support/shared-data.js';
+import { backtestCli } from '../../support/backtest-cli.js';
 
 const data = sharedData();
 const dir = mkdtempSync(join(tmpdir(), 'tarang-bt-portfolio-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function cli(args: string[]): Promise<string> {
-  const program = new Command('tarang').exitOverride();
-  register(program);
-  let out = '';
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => {
-    out += String(s);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-  try {
-    await program.parseAsync(['node', 'tarang', 'backtest', '--no-progress', ...args]);
-  } finally {
-    spy.mockRestore();
-    err.mockRestore();
-  }
-  return out;
-}
+const cli = backtestCli;
 
 interface Row { instrument: string; fills: number; trades: number; net_pnl: number }
 

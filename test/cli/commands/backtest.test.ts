@@ -3,35 +3,17 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Command } from 'commander';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { register } from '../../../src/cli/commands/backtest.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../../src/core/paths.js';
 import { sharedData } from '../../support/shared-data.js';
+import { backtestCli } from '../../support/backtest-cli.js';
 
 const exec = promisify(execFile);
 const data = sharedData();
 const dir = mkdtempSync(join(tmpdir(), 'tarang-bt-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs `tarang backtest ...` in-process; returns stdout. */
-async function cli(args: string[]): Promise<string> {
-  const program = new Command('tarang').exitOverride();
-  register(program);
-  let out = '';
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => {
-    out += String(s);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-  try {
-    await program.parseAsync(['node', 'tarang', 'backtest', '--no-progress', ...args]);
-  } finally {
-    spy.mockRestore();
-    err.mockRestore();
-  }
-  return out;
-}
+const cli = backtestCli;
 
 const csv = join(dir, 'tiny.csv');
 writeFileSync(
