@@ -175,6 +175,11 @@ export const DenialCode = {
    * position differs from the broker's (reducing intents pass).
    */
   INSTRUMENT_HELD: 'INSTRUMENT_HELD',
+  /**
+   * The execution layer could not carry the intent out (its id is already in use by another
+   * order, or the order could not be tracked): never dropped in silence, denied in its name.
+   */
+  EXECUTION_ERROR: 'EXECUTION_ERROR',
 } as const;
 export type DenialCode = (typeof DenialCode)[keyof typeof DenialCode];
 

@@ -170,8 +170,25 @@ export class ExecutionEngine implements HeldChanges, LegRouter {
     return this.funds.available();
   }
 
-  /** Carries out an approved intent. Never throws for venue trouble; outcomes arrive as events. */
+  /**
+   * Carries out an approved intent. Never throws: venue outcomes arrive as events, and an intent
+   * this layer cannot carry out (an id another order already holds, say) is denied in its name,
+   * so the strategy always hears of it.
+   */
   execute(intent: Intent): void {
+    if ((intent.kind === 'place' || intent.kind === 'smart') && this.orders.get(intent.id)) {
+      this.deny(intent, DenialCode.EXECUTION_ERROR, `order id ${intent.id} is already in use by another order; not placed`);
+      return;
+    }
+    try {
+      this.dispatch(intent);
+    } catch (err) {
+      this.log.error({ err, intent: intent.id }, 'execution: an intent could not be carried out');
+      this.deny(intent, DenialCode.EXECUTION_ERROR, `not carried out: ${describeError(err)}`);
+    }
+  }
+
+  private dispatch(intent: Intent): void {
     switch (intent.kind) {
       case 'place':
         return this.place(intent);

@@ -23,6 +23,34 @@ describe('execution through the engine', () => {
     expect(t2).toMatch(/^tr2-/);
   });
 
+  it('moves its tags past the runs the order book holds when the store forgot its run counter (a restarted memory store)', async () => {
+    const a = handle();
+    const h = await harness({
+      strategies: [{ id: 's1', strategy: a.strategy }],
+      before: (venue, clock) => {
+        for (const tag of ['tr1-1', 'tr3-2']) {
+          venue.seed({ orderId: `OLD-${tag}`, tag, status: 'CANCELLED', instrument: 'NSE_2885', side: 'BUY', qty: 1, filledQty: 0, orderType: 'MARKET', product: 'CNC', validity: 'DAY', ts: clock.now() });
+        }
+      },
+    });
+    const tag = a.h.ctx!.buy('NSE_2885', 1, { limitPrice: 100_00 });
+    expect(tag).toBe('tr4-1');
+    expect(h.venue.writesOf('place').map((w) => w.req.tag)).toEqual(['tr4-1']);
+    expect(await h.store.get('engine', 'run')).toBe(4);
+    expect(h.of('denied')).toEqual([]);
+  });
+
+  it('denies, never drops, an intent whose id another order already holds', async () => {
+    const a = handle();
+    const h = await harness({ strategies: [{ id: 's1', strategy: a.strategy }] });
+    const tag = a.h.ctx!.buy('NSE_2885', 1, { limitPrice: 100_00 });
+    const again: PlaceIntent = { kind: 'place', id: tag, strategyId: 's1', instrument: 'NSE_2885', side: 'BUY', qty: 2, orderType: 'LIMIT', limitPrice: 100_00, validity: 'DAY', product: 'CNC' };
+    h.engine.publish({ type: 'intent', ts: h.clock.now(), intent: again });
+    expect(h.venue.writesOf('place')).toHaveLength(1);
+    expect(h.of('denied')).toEqual([expect.objectContaining({ code: 'EXECUTION_ERROR', intent: again })]);
+    expect(h.of('denied')[0]!.reason).toContain(`order id ${tag} is already in use`);
+  });
+
   it('tick -> strategy -> risk -> order -> fill -> position, synchronously on an in-process venue', async () => {
     const seen: string[] = [];
     const h = await harness({
