@@ -117,13 +117,35 @@ function lineOf(node: Node | null, path: string[], lc: LineCounter): number | un
   return line;
 }
 
-function show(v: unknown): string {
+/**
+ * Keys whose values are secrets (the broker's token, mpin, TOTP secret, api key, the ops token, a
+ * Redis password in a URL...). An error about such a key says what is wrong with the value, never
+ * the value: config errors end up in terminals, CI logs and journald.
+ */
+const SECRET_KEY = /token|secret|mpin|pin$|pass(word|wd)?|api_?key|credential|private|auth/i;
+
+/** Whether any key on the path names a secret. */
+export function isSecretPath(path: readonly string[]): boolean {
+  return path.some((k) => SECRET_KEY.test(k));
+}
+
+/** A secret described without its content: its type and length. */
+function showSecret(v: unknown): string {
   if (v === undefined) return 'nothing';
-  const s = JSON.stringify(v);
+  if (typeof v === 'string') return `a string of ${v.length} character${v.length === 1 ? '' : 's'} (not shown: a secret)`;
+  if (typeof v === 'number') return 'a number (not shown: a secret; quote it if it has leading zeros)';
+  return `${Array.isArray(v) ? 'a list' : typeof v} (not shown: a secret)`;
+}
+
+function showValue(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  // A URL's password (redis://:pw@host) is a secret under any key.
+  const s = JSON.stringify(typeof v === 'string' ? v.replace(/(\/\/[^/:@\s]*:)[^@/\s]+@/, '$1***@') : v);
   return s.length > 60 ? `${s.slice(0, 57)}...` : s;
 }
 
 function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {
+  const show = isSecretPath(issue.path.map(String)) ? showSecret : showValue;
   switch (issue.code) {
     case 'invalid_type':
       if (value === undefined) return `is required (expected ${issue.expected})`;
