@@ -59,10 +59,10 @@ describe('one-shot commands against the simulator', () => {
     expect((JSON.parse(readFileSync(json, 'utf8')) as { fills: unknown[] }).fills.length).toBeGreaterThan(0);
   }, 120_000);
 
-  it('a refused login prints one readable line on stderr, not a log record and the error both, and exits 1; --json prints it as JSON', async () => {
+  it('a refused login prints one readable line on stderr, not a log record and the error both, and exits 77 (a supervisor must not retry it); --json prints it as JSON', async () => {
     const wrong = { TARANG_BASE_URL: sim.baseUrl, TARANG_API_KEY: 'not-the-key', TARANG_MPIN: '000000', TARANG_TOTP_SECRET: sim.credentials.totp_secret, HOME: dir };
     const plain = await tarang(['account', 'funds'], wrong);
-    expect(plain.code).toBe(1);
+    expect(plain.code).toBe(77);
     expect(plain.stdout).toBe('');
     expect(plain.stderr).not.toContain('"level"');
     const lines = plain.stderr.trimEnd().split('\n');
@@ -70,7 +70,7 @@ describe('one-shot commands against the simulator', () => {
     expect(lines[0]).toMatch(/^tarang: .*api key.* \[BROKER_[A-Z_]+\]$/);
 
     const json = await tarang(['account', 'funds', '--json'], wrong);
-    expect(json.code).toBe(1);
+    expect(json.code).toBe(77);
     const err = json.stderr.trimEnd().split('\n');
     expect(err).toHaveLength(1);
     const doc = JSON.parse(err[0]!) as { error: { code: string; message: string } };
