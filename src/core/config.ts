@@ -18,19 +18,27 @@ export type Env = Readonly<Record<string, string | undefined>>;
 
 const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
+export interface ConfigParseOptions {
+  /**
+   * Applied to the parsed, env-substituted value before validation (defaults a section takes from
+   * elsewhere, e.g. the broker's settings from `TARANG_*` variables). Errors still point at the file.
+   */
+  readonly prepare?: (raw: unknown) => unknown;
+}
+
 /** Reads and validates a YAML config file. */
-export function loadConfigFile<S extends z.ZodType>(file: string, schema: S, env: Env = process.env): z.output<S> {
+export function loadConfigFile<S extends z.ZodType>(file: string, schema: S, env: Env = process.env, options: ConfigParseOptions = {}): z.output<S> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
     throw new ConfigError(`${file}: cannot read config file: ${(e as Error).message}`, { file });
   }
-  return parseConfigText(text, file, schema, env);
+  return parseConfigText(text, file, schema, env, options);
 }
 
 /** Parses YAML text as config; `source` names it in errors (usually the file path). */
-export function parseConfigText<S extends z.ZodType>(text: string, source: string, schema: S, env: Env = process.env): z.output<S> {
+export function parseConfigText<S extends z.ZodType>(text: string, source: string, schema: S, env: Env = process.env, options: ConfigParseOptions = {}): z.output<S> {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { prettyErrors: true, lineCounter });
   if (doc.errors.length > 0) {
@@ -42,10 +50,11 @@ export function parseConfigText<S extends z.ZodType>(text: string, source: strin
   }
   const problems: string[] = [];
   const envPaths = new Set<string>();
-  const raw: unknown = substituteEnv(doc.toJS() ?? {}, env, [], (path, msg) => {
+  const substituted: unknown = substituteEnv(doc.toJS() ?? {}, env, [], (path, msg) => {
     envPaths.add(path);
     problems.push(`${source}: ${path}: ${msg}`);
   });
+  const raw = options.prepare ? options.prepare(substituted) : substituted;
   const result = schema.safeParse(raw);
   if (result.success && problems.length === 0) return result.data;
   for (const issue of result.error?.issues ?? []) {
@@ -92,6 +101,21 @@ function valueAt(root: unknown, path: string[]): unknown {
     v = (v as Record<string, unknown>)[k];
   }
   return v;
+}
+
+/**
+ * The line of a key path in a YAML config file (or of its nearest existing parent), for errors
+ * found after loading (a strategy's params checked against its own schema); undefined when the
+ * file cannot be read or parsed.
+ */
+export function configLineOf(file: string, path: readonly string[]): number | undefined {
+  try {
+    const lineCounter = new LineCounter();
+    const doc = parseDocument(readFileSync(file, 'utf8'), { lineCounter });
+    return lineOf(doc.contents, [...path], lineCounter);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Line of the YAML node at `path` (or of its nearest existing parent), for pointing at errors. */
