@@ -10,8 +10,8 @@
  */
 import type { Command } from 'commander';
 import { describeError, isTarangError } from '../core/errors.js';
-import { flushHeldErrors } from '../core/cli-log.js';
-import { redact } from '../core/log.js';
+import { flushHeldErrors } from '../core/held-errors.js';
+import { redact } from '../core/redact.js';
 
 export interface CliIo {
   readonly stderr: (text: string) => void;
