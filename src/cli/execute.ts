@@ -11,8 +11,8 @@
  */
 import { CommanderError, type Command } from 'commander';
 import { describeError, isTarangError } from '../core/errors.js';
-import { flushHeldErrors } from '../core/cli-log.js';
-import { redact } from '../core/log.js';
+import { flushHeldErrors } from '../core/held-errors.js';
+import { redact } from '../core/redact.js';
 import { exitCodeOf } from './exit-codes.js';
 
 export interface CliIo {

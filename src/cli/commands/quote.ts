@@ -1,9 +1,7 @@
 /** `tarang quote NSE_2885 ...`: quotes for any number of scrip codes (batched, bad codes reported apart). */
 import type { Command } from 'commander';
-import { print, rupees, table, withBroker, withConnection, type ConnectionFlags } from '../../adapters/broker/cli-support.js';
-import { fullQuotes, ltpQuotes } from '../../adapters/broker/helpers/quotes.js';
-import { InputException } from '../../adapters/broker/errors.js';
-import { parseScripCode } from '../../core/instruments.js';
+import { withConnection } from '../../adapters/broker/connection-flags.js';
+import { lazyAction } from '../lazy-action.js';
 
 export function register(program: Command): void {
   withConnection(
@@ -12,31 +10,5 @@ export function register(program: Command): void {
       .description('full quotes (or --ltp) for scrip codes such as NSE_2885 NFO_43219 NIDX_13')
       .argument('<codes...>', 'scrip codes, `<PREFIX>_<SECURITY_ID>`')
       .option('--ltp', 'last traded price only'),
-  ).action(async (codes: string[], f: ConnectionFlags & { ltp?: boolean }) => {
-    const list = codes.flatMap((c) => c.split(',')).map((c) => c.trim().toUpperCase().replace(':', '_')).filter(Boolean);
-    const bad = list.filter((c) => !parseScripCode(c));
-    if (bad.length) throw new InputException(`not scrip codes: ${bad.join(', ')} (expected e.g. NSE_2885)`, { field: 'codes' });
-    await withBroker(f, async (b) => {
-      if (f.ltp) {
-        const r = await ltpQuotes(b.client, list);
-        print(f, r, () => table(list.filter((c) => r.quotes[c]).map((c) => ({ code: c, ltp: rupees(r.quotes[c]!.ltp) }))) + invalidLine(r.invalid));
-        return;
-      }
-      const r = await fullQuotes(b.client, list);
-      print(f, r, () =>
-        table(
-          list
-            .filter((c) => r.quotes[c])
-            .map((c) => {
-              const q = r.quotes[c]!;
-              return { code: c, ltp: rupees(q.ltp), change: rupees(q.change), pct: q.changePct?.toFixed(2), open: rupees(q.open), high: rupees(q.high), low: rupees(q.low), prev_close: rupees(q.prevClose), volume: q.volume, bid: rupees(q.depth?.bids[0]?.price), ask: rupees(q.depth?.asks[0]?.price) };
-            }),
-        ) + invalidLine(r.invalid),
-      );
-    });
-  });
-}
-
-function invalidLine(invalid: readonly string[]): string {
-  return invalid.length ? `refused by the broker: ${invalid.join(', ')}\n` : '';
+  ).action(lazyAction(async () => (await import('../actions/quote.js')).quote));
 }
