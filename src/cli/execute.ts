@@ -1,6 +1,6 @@
 /**
  * Runs one `tarang` invocation to its end: output and exit 0, or one readable error on stderr and
- * exit 1. Two things it guarantees that commands cannot forget:
+ * exit 1 (or the error's own code, 2-5, for an order that did not go through). Two things it guarantees that commands cannot forget:
  * - The process stays alive until the command settles. The clock's timers (rate limiter, token
  *   throttle, retry backoff) are unref'd so a daemon can stop without cancelling them; without a
  *   ref'd handle, a one-shot command waiting on one would end with Node's "unsettled top-level
@@ -28,6 +28,12 @@ export function formatCliError(e: unknown, json: boolean): string {
   return `tarang: ${String(redact(message))}${code ? ` [${code}]` : ''}\n`;
 }
 
+/** 1, or the error's own `exitCode` (2-5: the order commands, src/cli/order-errors.ts). */
+function exitCodeOf(e: unknown): number {
+  const code = isTarangError(e) ? (e as { exitCode?: unknown }).exitCode : undefined;
+  return typeof code === 'number' && Number.isInteger(code) && code > 1 && code < 64 ? code : 1;
+}
+
 /** Parses and runs `argv`; resolves to the exit code. */
 export async function execute(program: Command, argv: readonly string[], io: CliIo = { stderr: (t) => process.stderr.write(t) }): Promise<number> {
   let json = false;
@@ -44,7 +50,7 @@ export async function execute(program: Command, argv: readonly string[], io: Cli
     io.stderr(formatCliError(e, json));
     flushHeldErrors(describeError(e), io.stderr);
     if (process.env['TARANG_DEBUG'] && e instanceof Error) io.stderr(`${String(redact(e.stack ?? ''))}\n`);
-    return 1;
+    return exitCodeOf(e);
   } finally {
     clearInterval(keepAlive);
   }

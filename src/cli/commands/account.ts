@@ -2,7 +2,11 @@
 import type { Command } from 'commander';
 import { keyValues, print, rupeeAmount, rupees, table, withBroker, withConnection, type ConnectionFlags } from '../../adapters/broker/cli-support.js';
 import type { Funds } from '../../adapters/broker/schemas/account.js';
-import { formatIst } from '../../core/time.js';
+import { InputException } from '../../adapters/broker/errors.js';
+import { scripFor } from '../../adapters/broker/venue-codec.js';
+import { InstrumentNames } from '../instrument-names.js';
+import { bookTable, recordCode } from '../order-view.js';
+import { tradesCommand } from './order.js';
 
 /** Words for the broker's balance keys (detailed_avl_balance); an unknown key is shown as sent. */
 const BALANCE_NAMES: Readonly<Record<string, string>> = {
@@ -58,48 +62,35 @@ export function register(program: Command): void {
     }),
   );
 
-  withConnection(account.command('positions').description('open positions')).action(async (f: ConnectionFlags) =>
+  withConnection(account.command('positions').description('open positions, with symbols and rupees')).action(async (f: ConnectionFlags) =>
     withBroker(f, async (b) => {
       const rows = await b.client.positions();
-      print(f, rows, () =>
-        table(rows.map((p) => ({ symbol: p.symbol, security_id: p.securityId, product: p.product, net_qty: p.netQty, avg_price: rupeeAmount(p.avgPrice), buy_qty: p.buyQty, sell_qty: p.sellQty, realized: rupeeAmount(p.realizedProfit) }))),
+      const codes = rows.map((p) => scripFor(p.exchange, p.segment, p.securityId));
+      const names = new InstrumentNames(b);
+      await names.prepare(codes);
+      const symbol = (i: number): string => names.symbolOf(codes[i]) || (rows[i]!.symbol ?? '');
+      print(f, rows.map((p, i) => ({ ...p, code: codes[i], symbol: symbol(i) })), () =>
+        table(rows.map((p, i) => ({ symbol: symbol(i), code: codes[i], product: p.product, net_qty: p.netQty, avg_price: rupeeAmount(p.avgPrice), buy_qty: p.buyQty, sell_qty: p.sellQty, realized: rupeeAmount(p.realizedProfit) }))),
       );
     }),
   );
 
-  withConnection(account.command('orders').description("the day's order book")).action(async (f: ConnectionFlags) =>
+  withConnection(account.command('orders').description("the day's order book (as `tarang order book`)")).action(async (f: ConnectionFlags) =>
     withBroker(f, async (b) => {
       const rows = await b.client.orderBook();
-      print(f, rows, () =>
-        table(
-          rows.map((o) => ({
-            order_id: o.orderId,
-            time: o.createdAt ? formatIst(o.createdAt).slice(11, 19) : '',
-            symbol: o.name,
-            side: o.side,
-            type: o.orderType,
-            qty: o.qty,
-            price: rupees(o.price),
-            filled: o.filledQty,
-            avg: rupees(o.avgPrice),
-            status: o.venueStatus,
-            tag: o.remarks,
-            reason: o.reason,
-          })),
-        ),
-      );
+      const names = new InstrumentNames(b);
+      await names.prepare(rows.map(recordCode));
+      print(f, rows.map((o) => ({ ...o, code: recordCode(o), symbol: names.symbolOf(recordCode(o)) || o.name })), () => bookTable(rows, names));
     }),
   );
 
-  withConnection(account.command('trades').description("the day's trade book"))
+  withConnection(account.command('trades').description("the day's trade book (as `tarang order trades`)"))
     .option('--segment <segment>', 'EQUITY or DERIVATIVE')
     .action(async (f: ConnectionFlags & { segment?: string }) =>
       withBroker(f, async (b) => {
         const seg = f.segment?.toUpperCase();
-        const rows = await b.client.tradeBook(seg === 'EQUITY' || seg === 'DERIVATIVE' ? seg : undefined);
-        print(f, rows, () =>
-          table(rows.map((t) => ({ fill_id: t.fillId, time: t.ts ? formatIst(t.ts).slice(11, 19) : '', order_id: t.orderId, scrip: t.scripCode, side: t.side, qty: t.qty, price: rupees(t.price), tag: t.remarks }))),
-        );
+        if (seg !== undefined && seg !== 'EQUITY' && seg !== 'DERIVATIVE') throw new InputException(`--segment: expected EQUITY or DERIVATIVE, got ${JSON.stringify(f.segment)}`, { field: 'segment' });
+        await tradesCommand(b, f, undefined, undefined, seg);
       }),
     );
 }

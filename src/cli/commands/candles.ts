@@ -11,6 +11,7 @@ import { candleWindows, fetchCandleRange } from '../../adapters/broker/helpers/c
 import { InputException } from '../../adapters/broker/errors.js';
 import { ALL_INTERVALS, isInterval } from '../../core/candles.js';
 import { parseScripCode } from '../../core/instruments.js';
+import { InstrumentNames } from '../instrument-names.js';
 import { formatRupees } from '../../core/money.js';
 import { DAY_MS, formatIst } from '../../core/time.js';
 import { parseIstDate } from '../../core/date-input.js';
@@ -36,21 +37,22 @@ export function register(program: Command): void {
     program
       .command('candles')
       .description('historical candles for any date range (IST dates; --to is inclusive)')
-      .argument('<code>', 'scrip code, e.g. NSE_2885')
+      .argument('<instrument>', 'a scrip code (NSE_2885) or a symbol (RELIANCE, NSE:RELIANCE)')
       .requiredOption('--interval <interval>', ALL_INTERVALS.join(', '))
       .requiredOption('--from <date>', 'first day, YYYY-MM-DD')
       .requiredOption('--to <date>', 'last day, YYYY-MM-DD (inclusive)')
       .option('--csv <file>', 'write the candles to a CSV file')
       .option('--no-cache', 'do not read or write the disk cache'),
   ).action(async (codeArg: string, f: Flags) => {
-    const code = codeArg.toUpperCase().replace(':', '_');
-    if (!parseScripCode(code)) throw new InputException(`not a scrip code: ${codeArg} (expected e.g. NSE_2885)`, { field: 'code' });
+    const given = codeArg.toUpperCase().replace(':', '_');
     if (!isInterval(f.interval)) throw new InputException(`--interval: expected one of ${ALL_INTERVALS.join(', ')}, got ${JSON.stringify(f.interval)}`, { field: 'interval' });
     const interval = f.interval;
     const from = day(f.from, 'from');
     const to = day(f.to, 'to') + DAY_MS;
     if (!(to > from)) throw new InputException('--to must not be before --from', { field: 'to' });
     await withBroker(f, async (b) => {
+      // A scrip code is used as given (no instrument master needed); a symbol is looked up.
+      const code = parseScripCode(given) ? given : (await new InstrumentNames(b).resolve(codeArg)).code;
       const total = candleWindows(interval, from, to).length;
       const bar = process.stderr.isTTY && total > 1 ? new cliProgress.SingleBar({ format: 'candles [{bar}] {value}/{total} calls, eta {eta_formatted}', stream: process.stderr, clearOnComplete: true }, cliProgress.Presets.shades_classic) : undefined;
       bar?.start(total, 0);
