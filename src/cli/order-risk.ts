@@ -39,9 +39,9 @@ export interface AccountView {
   readonly modifications?: (orderId: string) => number;
 }
 
-/** The key risk knows a broker order by (risk's `target` of a modify or cancel). */
+/** The key risk knows a broker order by (risk's `target` of a modify or cancel): its id, as its messages name it. */
 export function orderKey(orderId: string): string {
-  return `id:${orderId}`;
+  return orderId;
 }
 
 /** The `risk:` section of a config file (rupees), or undefined without a file. */
