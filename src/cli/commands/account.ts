@@ -1,6 +1,6 @@
 /** `tarang account profile|funds|holdings|positions|orders|trades`: the account as the broker sees it. */
 import type { Command } from 'commander';
-import { keyValues, print, rupeeAmount, rupees, table, withBroker, withConnection, type ConnectionFlags } from '../../adapters/broker/cli-support.js';
+import { keyValues, limited, print, rupeeAmount, rupees, table, withBroker, withConnection, type ConnectionFlags } from '../../adapters/broker/cli-support.js';
 import type { Funds } from '../../adapters/broker/schemas/account.js';
 import { InputException } from '../../adapters/broker/errors.js';
 import { scripFor } from '../../adapters/broker/venue-codec.js';
@@ -36,6 +36,13 @@ export function fundsText(x: Funds): string {
   });
   const rows = Object.entries(x.available).map(([k, v]) => ({ 'available for': BALANCE_NAMES[k] ?? k, amount: rupeeAmount(v) }));
   return `${head}\n${table(rows)}`;
+}
+
+function limitOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < 1) throw new InputException(`--limit: expected a whole number above zero, got ${JSON.stringify(text)}`, { field: 'limit' });
+  return n;
 }
 
 export function register(program: Command): void {
@@ -75,22 +82,26 @@ export function register(program: Command): void {
     }),
   );
 
-  withConnection(account.command('orders').description("the day's order book (as `tarang order book`)")).action(async (f: ConnectionFlags) =>
-    withBroker(f, async (b) => {
-      const rows = await b.client.orderBook();
-      const names = new InstrumentNames(b);
-      await names.prepare(rows.map(recordCode));
-      print(f, rows.map((o) => ({ ...o, code: recordCode(o), symbol: names.symbolOf(recordCode(o)) || o.name })), () => bookTable(rows, names));
-    }),
-  );
+  withConnection(account.command('orders').description("the day's order book (as `tarang order book`)"))
+    .option('--limit <n>', 'at most this many rows (the latest)')
+    .action(async (f: ConnectionFlags & { limit?: string }) =>
+      withBroker(f, async (b) => {
+        const all = [...(await b.client.orderBook())].sort((x, y) => (y.createdAt ?? 0) - (x.createdAt ?? 0));
+        const rows = limited(all, limitOf(f.limit), 'orders');
+        const names = new InstrumentNames(b);
+        await names.prepare(rows.map(recordCode));
+        print(f, rows.map((o) => ({ ...o, code: recordCode(o), symbol: names.symbolOf(recordCode(o)) || o.name })), () => bookTable(rows, names));
+      }),
+    );
 
   withConnection(account.command('trades').description("the day's trade book (as `tarang order trades`)"))
     .option('--segment <segment>', 'EQUITY or DERIVATIVE')
-    .action(async (f: ConnectionFlags & { segment?: string }) =>
+    .option('--limit <n>', 'at most this many rows (the latest)')
+    .action(async (f: ConnectionFlags & { segment?: string; limit?: string }) =>
       withBroker(f, async (b) => {
         const seg = f.segment?.toUpperCase();
         if (seg !== undefined && seg !== 'EQUITY' && seg !== 'DERIVATIVE') throw new InputException(`--segment: expected EQUITY or DERIVATIVE, got ${JSON.stringify(f.segment)}`, { field: 'segment' });
-        await tradesCommand(b, f, undefined, undefined, seg);
+        await tradesCommand(b, f, undefined, limitOf(f.limit), seg);
       }),
     );
 }

@@ -241,7 +241,7 @@ export function register(program: Command): void {
         note = ' (its answer was lost; found in the order book by its tag)';
       }
       const result = { placed: true, order_id: orderId, tag, status, instrument: code, symbol, side, qty, order_type: smart ? 'SMART' : orderType, product, validity };
-      print(f, result, () => `placed ${what} ${orderId}${note}: ${side} ${qty} ${symbol} (${code})${price !== undefined ? ` at ${inr(price)}` : ''}, ${product}; status ${status || 'unknown'}; tag ${tag}\n`);
+      print(f, result, () => `placed ${what} ${orderId}${note}: ${side} ${qty} ${symbol} (${code})${price !== undefined ? ` at ${inr(price)}` : trigger !== undefined ? ` on a trigger at ${inr(trigger)}` : ' at market'}, ${product}; status ${status || 'unknown'}; tag ${tag}\n`);
     });
   });
 

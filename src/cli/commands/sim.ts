@@ -8,6 +8,7 @@
  * command line and exits 9.
  */
 import { chmod, writeFile } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { ConfigError } from '../../core/errors.js';
@@ -84,7 +85,7 @@ export function register(program: Command): void {
       if (opts.exportsFile) {
         await writeFile(opts.exportsFile, lines, { mode: 0o600 });
         await chmod(opts.exportsFile, 0o600); // writeFile's mode applies only when it creates the file
-        process.stderr.write(`tarang sim: ready at ${sim.baseUrl}; in another shell run \`. ${shellQuote(opts.exportsFile)}\`, then e.g. \`npx tarang account funds\` (Ctrl-C here stops the simulator)\n`);
+        process.stderr.write(`tarang sim: ready at ${sim.baseUrl}; in another shell run \`. ${shellQuote(sourceable(opts.exportsFile))}\`, then e.g. \`npx tarang account funds\` (Ctrl-C here stops the simulator)\n`);
       } else {
         process.stderr.write(`# tarang sim is ready at ${sim.baseUrl}. Paste these lines into another shell, then run e.g. \`npx tarang account funds\`:\n${lines}`);
       }
@@ -97,4 +98,9 @@ export function register(program: Command): void {
         process.once('SIGTERM', () => stop('SIGTERM'));
       });
     });
+}
+
+/** `.` looks a bare name up in PATH (POSIX sh): a relative path is given as `./name`. */
+function sourceable(file: string): string {
+  return isAbsolute(file) || file.startsWith('./') || file.startsWith('../') ? file : `./${file}`;
 }
