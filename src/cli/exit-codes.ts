@@ -4,6 +4,9 @@
  *
  *   0   OK            the command did what it was asked
  *   1   FAILURE       a runtime failure (restarting may help)
+ *   2-5               `tarang order`: an order that did not go through as asked (src/cli/order-errors.ts):
+ *                     2 not confirmed (nothing sent), 3 denied by a risk check, 4 refused by the
+ *                     broker, 5 outcome unknown (look at `tarang order book` before acting again)
  *   64  USAGE         a wrong flag or argument (commander printed what)
  *   69  UNAVAILABLE   the broker or the store could not be reached (restart later)
  *   77  AUTH_BLOCKED  the broker refused to issue a token in a way a retry makes worse (a
@@ -19,6 +22,10 @@ import { isTarangError } from '../core/errors.js';
 export const ExitCode = {
   OK: 0,
   FAILURE: 1,
+  NOT_CONFIRMED: 2,
+  ORDER_DENIED: 3,
+  ORDER_REJECTED: 4,
+  ORDER_OUTCOME_UNKNOWN: 5,
   USAGE: 64,
   UNAVAILABLE: 69,
   AUTH_BLOCKED: 77,
@@ -37,6 +44,10 @@ const BY_ERROR_CODE: Readonly<Record<string, ExitCode>> = {
   BROKER_RATE_LIMITED: ExitCode.UNAVAILABLE,
   STORE_FAILED: ExitCode.UNAVAILABLE,
   TOKEN_STORE_FAILED: ExitCode.UNAVAILABLE,
+  NOT_CONFIRMED: ExitCode.NOT_CONFIRMED,
+  ORDER_DENIED: ExitCode.ORDER_DENIED,
+  ORDER_REJECTED: ExitCode.ORDER_REJECTED,
+  ORDER_OUTCOME_UNKNOWN: ExitCode.ORDER_OUTCOME_UNKNOWN,
 };
 
 /** The exit code a command that threw `e` ends with. */

@@ -80,6 +80,8 @@ export class BrokerHttp {
   private readonly policy: RetryPolicy;
   private tokens: TokenSource | undefined;
   readonly stats: HttpStats = { requests: 0, retries: 0, rateLimited: 0, tokenRenewals: 0 };
+  /** The broker's `Date` header of the last answer and our clock when it came (see serverNow). */
+  private lastDate: { readonly server: number; readonly local: number } | undefined;
 
   constructor(private readonly options: BrokerHttpOptions) {
     const { config } = options;
@@ -180,6 +182,16 @@ export class BrokerHttp {
     }
   }
 
+  /**
+   * The broker's time now as its last `Date` header said (1-s resolution), carried forward on our
+   * clock; undefined before the first answer with one. A one-shot command judges the broker's
+   * time-of-day rules (the intraday cutoff) by it: the simulator's market clock is not the wall's.
+   */
+  serverNow(): number | undefined {
+    const d = this.lastDate;
+    return d === undefined ? undefined : d.server + (this.options.clock.now() - d.local);
+  }
+
   /** One round trip, no policy: for callers (token manager) that must see every answer. */
   async send(spec: RequestSpec, token: string | undefined, write = false): Promise<RawResponse> {
     this.stats.requests++;
@@ -200,6 +212,8 @@ export class BrokerHttp {
       bodyTimeout: timeout,
     });
     const text = await r.body.text();
+    const date = r.headers['date'] ? Date.parse(String(r.headers['date'])) : NaN;
+    if (Number.isFinite(date)) this.lastDate = { server: date, local: this.options.clock.now() };
     let json: unknown;
     if (text.length > 0 && (text[0] === '{' || text[0] === '[' || String(r.headers['content-type'] ?? '').includes('json'))) {
       try {

@@ -29,7 +29,7 @@ import type { LostAnswerPolicy } from './lost-answer-policy.js';
 import { pruneJournal, type JournalPruneResult } from './order-journal.js';
 import type { OrderStateMachine } from './order-state-machine.js';
 import type { Portfolio } from './portfolio.js';
-import { rootTag } from './tags.js';
+import { isManualTag, rootTag } from './tags.js';
 import type { BrokerSquareOffs } from './broker-square-off.js';
 import { isBrokerSquareOff } from '../../risk/rules/square-off.js';
 import { venueValue, type ExecutionVenue, type VenuePosition } from './venue.js';
@@ -117,8 +117,14 @@ export class Reconciler {
         if (isBrokerSquareOff(f.tag)) this.squareOffs.onFill(f);
         else this.orders.applyFill(f);
       }
-      // Working orders we cannot own (no tag of ours): flagged, never touched.
-      const foreign = book.filter((s) => !isBrokerSquareOff(s.tag) && this.orders.tagOfOrderId(s.orderId) === undefined && !isTerminalStatus(s.status));
+      // Working orders we cannot own (no tag of ours): flagged, never touched. Orders an operator
+      // placed by hand (`tarang order`, tags.ts) are left alone too, and said to be that.
+      const others = book.filter((s) => !isBrokerSquareOff(s.tag) && this.orders.tagOfOrderId(s.orderId) === undefined && !isTerminalStatus(s.status));
+      const manual = others.filter((s) => isManualTag(s.tag));
+      const foreign = others.filter((s) => !isManualTag(s.tag));
+      if (manual.length > 0) {
+        this.log.info({ orders: manual.slice(0, 20).map((s) => ({ orderId: s.orderId, tag: s.tag })), count: manual.length }, 'execution: working orders placed by hand (tarang order) are left alone');
+      }
       if (foreign.length > 0) {
         this.bus.publish({ type: 'alert', ts: this.clock.now(), level: 'warn', code: 'FOREIGN_ORDERS', message: `${foreign.length} working orders at the venue are not ours (no tarang tag); left alone`, context: { orderIds: foreign.slice(0, 20).map((s) => s.orderId) } });
       }

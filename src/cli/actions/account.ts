@@ -1,7 +1,18 @@
 /** What `tarang account profile|funds|holdings|positions|orders|trades` do (declared in ../commands/account.ts). */
-import { keyValues, print, rupeeAmount, rupees, table, withBroker, type ConnectionFlags } from '../../adapters/broker/cli-support.js';
+import { keyValues, limited, print, rupeeAmount, rupees, table, withBroker, type ConnectionFlags } from '../../adapters/broker/cli-support.js';
 import type { Funds } from '../../adapters/broker/schemas/account.js';
-import { formatIst } from '../../core/time.js';
+import { InputException } from '../../adapters/broker/errors.js';
+import { scripFor } from '../../adapters/broker/venue-codec.js';
+import { InstrumentNames } from '../instrument-names.js';
+import { bookTable, recordCode } from '../order-view.js';
+import { tradesCommand } from './order.js';
+
+function limitOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < 1) throw new InputException(`--limit: expected a whole number above zero, got ${JSON.stringify(text)}`, { field: 'limit' });
+  return n;
+}
 
 /** Words for the broker's balance keys (detailed_avl_balance); an unknown key is shown as sent. */
 const BALANCE_NAMES: Readonly<Record<string, string>> = {
@@ -57,42 +68,30 @@ export async function holdings(f: ConnectionFlags): Promise<void> {
 export async function positions(f: ConnectionFlags): Promise<void> {
   await withBroker(f, async (b) => {
     const rows = await b.client.positions();
-    print(f, rows, () =>
-      table(rows.map((p) => ({ symbol: p.symbol, security_id: p.securityId, product: p.product, net_qty: p.netQty, avg_price: rupeeAmount(p.avgPrice), buy_qty: p.buyQty, sell_qty: p.sellQty, realized: rupeeAmount(p.realizedProfit) }))),
+    const codes = rows.map((p) => scripFor(p.exchange, p.segment, p.securityId));
+    const names = new InstrumentNames(b);
+    await names.prepare(codes);
+    const symbol = (i: number): string => names.symbolOf(codes[i]) || (rows[i]!.symbol ?? '');
+    print(f, rows.map((p, i) => ({ ...p, code: codes[i], symbol: symbol(i) })), () =>
+      table(rows.map((p, i) => ({ symbol: symbol(i), code: codes[i], product: p.product, net_qty: p.netQty, avg_price: rupeeAmount(p.avgPrice), buy_qty: p.buyQty, sell_qty: p.sellQty, realized: rupeeAmount(p.realizedProfit) }))),
     );
   });
 }
 
-export async function orders(f: ConnectionFlags): Promise<void> {
+export async function orders(f: ConnectionFlags & { limit?: string }): Promise<void> {
   await withBroker(f, async (b) => {
-    const rows = await b.client.orderBook();
-    print(f, rows, () =>
-      table(
-        rows.map((o) => ({
-          order_id: o.orderId,
-          time: o.createdAt ? formatIst(o.createdAt).slice(11, 19) : '',
-          symbol: o.name,
-          side: o.side,
-          type: o.orderType,
-          qty: o.qty,
-          price: rupees(o.price),
-          filled: o.filledQty,
-          avg: rupees(o.avgPrice),
-          status: o.venueStatus,
-          tag: o.remarks,
-          reason: o.reason,
-        })),
-      ),
-    );
+    const all = [...(await b.client.orderBook())].sort((x, y) => (y.createdAt ?? 0) - (x.createdAt ?? 0));
+    const rows = limited(all, limitOf(f.limit), 'orders');
+    const names = new InstrumentNames(b);
+    await names.prepare(rows.map(recordCode));
+    print(f, rows.map((o) => ({ ...o, code: recordCode(o), symbol: names.symbolOf(recordCode(o)) || o.name })), () => bookTable(rows, names));
   });
 }
 
-export async function trades(f: ConnectionFlags & { segment?: string }): Promise<void> {
+export async function trades(f: ConnectionFlags & { segment?: string; limit?: string }): Promise<void> {
   await withBroker(f, async (b) => {
     const seg = f.segment?.toUpperCase();
-    const rows = await b.client.tradeBook(seg === 'EQUITY' || seg === 'DERIVATIVE' ? seg : undefined);
-    print(f, rows, () =>
-      table(rows.map((t) => ({ fill_id: t.fillId, time: t.ts ? formatIst(t.ts).slice(11, 19) : '', order_id: t.orderId, scrip: t.scripCode, side: t.side, qty: t.qty, price: rupees(t.price), tag: t.remarks }))),
-    );
+    if (seg !== undefined && seg !== 'EQUITY' && seg !== 'DERIVATIVE') throw new InputException(`--segment: expected EQUITY or DERIVATIVE, got ${JSON.stringify(f.segment)}`, { field: 'segment' });
+    await tradesCommand(b, f, undefined, limitOf(f.limit), seg);
   });
 }

@@ -6,6 +6,7 @@ import { candleWindows, fetchCandleRange } from '../../adapters/broker/helpers/c
 import { InputException } from '../../adapters/broker/errors.js';
 import { ALL_INTERVALS, isInterval } from '../../core/candles.js';
 import { parseScripCode } from '../../core/instruments.js';
+import { InstrumentNames } from '../instrument-names.js';
 import { formatRupees } from '../../core/money.js';
 import { DAY_MS, formatIst } from '../../core/time.js';
 import { parseIstDate } from '../../core/date-input.js';
@@ -27,14 +28,15 @@ function day(v: string, name: string): number {
 }
 
 export async function candles(codeArg: string, f: Flags): Promise<void> {
-  const code = codeArg.toUpperCase().replace(':', '_');
-  if (!parseScripCode(code)) throw new InputException(`not a scrip code: ${codeArg} (expected e.g. NSE_2885)`, { field: 'code' });
+  const given = codeArg.toUpperCase().replace(':', '_');
   if (!isInterval(f.interval)) throw new InputException(`--interval: expected one of ${ALL_INTERVALS.join(', ')}, got ${JSON.stringify(f.interval)}`, { field: 'interval' });
   const interval = f.interval;
   const from = day(f.from, 'from');
   const to = day(f.to, 'to') + DAY_MS;
   if (!(to > from)) throw new InputException('--to must not be before --from', { field: 'to' });
   await withBroker(f, async (b) => {
+    // A scrip code is used as given (no instrument master needed); a symbol is looked up.
+    const code = parseScripCode(given) ? given : (await new InstrumentNames(b).resolve(codeArg)).code;
     const total = candleWindows(interval, from, to).length;
     const bar = process.stderr.isTTY && total > 1 ? new cliProgress.SingleBar({ format: 'candles [{bar}] {value}/{total} calls, eta {eta_formatted}', stream: process.stderr, clearOnComplete: true }, cliProgress.Presets.shades_classic) : undefined;
     bar?.start(total, 0);

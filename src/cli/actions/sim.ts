@@ -1,5 +1,6 @@
 /** What `tarang sim` does (declared in ../commands/sim.ts, which says what it prints and why). */
 import { chmod, writeFile } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
 import { createLogger } from '../../core/log.js';
 import { startSimulator } from '../../adapters/simulator/index.js';
@@ -50,7 +51,7 @@ export async function runSim(opts: SimFlags): Promise<void> {
   if (opts.exportsFile) {
     await writeFile(opts.exportsFile, lines, { mode: 0o600 });
     await chmod(opts.exportsFile, 0o600); // writeFile's mode applies only when it creates the file
-    process.stderr.write(`tarang sim: ready at ${sim.baseUrl}; in another shell run \`. ${shellQuote(opts.exportsFile)}\`, then e.g. \`npx tarang account funds\` (Ctrl-C here stops the simulator)\n`);
+    process.stderr.write(`tarang sim: ready at ${sim.baseUrl}; in another shell run \`. ${shellQuote(sourceable(opts.exportsFile))}\`, then e.g. \`npx tarang account funds\` (Ctrl-C here stops the simulator)\n`);
   } else {
     process.stderr.write(`# tarang sim is ready at ${sim.baseUrl}. Paste these lines into another shell, then run e.g. \`npx tarang account funds\`:\n${lines}`);
   }
@@ -62,4 +63,9 @@ export async function runSim(opts: SimFlags): Promise<void> {
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
+}
+
+/** `.` looks a bare name up in PATH (POSIX sh): a relative path is given as `./name`. */
+function sourceable(file: string): string {
+  return isAbsolute(file) || file.startsWith('./') || file.startsWith('../') ? file : `./${file}`;
 }

@@ -10,9 +10,12 @@ export function register(program: Command): void {
   withConnection(account.command('profile').description('who you are logged in as: name, client codes, enabled segments')).action(lazyAction(async () => (await actions()).profile));
   withConnection(account.command('funds').description('balances, available margin per segment, P&L and charges')).action(lazyAction(async () => (await actions()).funds));
   withConnection(account.command('holdings').description('equity holdings in the demat account')).action(lazyAction(async () => (await actions()).holdings));
-  withConnection(account.command('positions').description('open positions')).action(lazyAction(async () => (await actions()).positions));
-  withConnection(account.command('orders').description("the day's order book")).action(lazyAction(async () => (await actions()).orders));
-  withConnection(account.command('trades').description("the day's trade book"))
+  withConnection(account.command('positions').description('open positions, with symbols and rupees')).action(lazyAction(async () => (await actions()).positions));
+  withConnection(account.command('orders').description("the day's order book (as `tarang order book`)"))
+    .option('--limit <n>', 'at most this many rows (the latest)')
+    .action(lazyAction(async () => (await actions()).orders));
+  withConnection(account.command('trades').description("the day's trade book (as `tarang order trades`)"))
     .option('--segment <segment>', 'EQUITY or DERIVATIVE')
+    .option('--limit <n>', 'at most this many rows (the latest)')
     .action(lazyAction(async () => (await actions()).trades));
 }

@@ -13,7 +13,7 @@ export function register(program: Command): void {
     program
       .command('candles')
       .description('historical candles for any date range (IST dates; --to is inclusive)')
-      .argument('<code>', 'scrip code, e.g. NSE_2885')
+      .argument('<instrument>', 'a scrip code (NSE_2885) or a symbol (RELIANCE, NSE:RELIANCE)')
       .requiredOption('--interval <interval>', ALL_INTERVALS.join(', '))
       .requiredOption('--from <date>', 'first day, YYYY-MM-DD')
       .requiredOption('--to <date>', 'last day, YYYY-MM-DD (inclusive)')

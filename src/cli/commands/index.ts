@@ -11,6 +11,7 @@ import { register as ctl } from './ctl.js';
 import { register as backtest } from './backtest.js';
 import { register as account } from './account.js';
 import { register as quote } from './quote.js';
+import { register as order } from './order.js';
 import { register as instruments } from './instruments.js';
 import { register as contracts } from './contracts.js';
 import { register as candles } from './candles.js';
@@ -25,6 +26,7 @@ export function registerCommands(program: Command): void {
   backtest(program);
   account(program);
   quote(program);
+  order(program);
   instruments(program);
   contracts(program);
   candles(program);

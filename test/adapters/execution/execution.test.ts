@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PlaceIntent } from '../../../src/core/intents.js';
 import type { StrategyContext } from '../../../src/strategies/strategy.js';
 import { bare, harness } from './harness.js';
+import { manualTag } from '../../../src/adapters/execution/tags.js';
 
 /** A strategy that exposes its context so a test can act through it. */
 function handle() {
@@ -274,6 +275,7 @@ describe('restart', () => {
     const orderId = h1.engine.orders.get(tag)!.orderId!;
     // The process dies here. The broker still has the order (and filled half of it), plus a manual one.
     const book = h1.venue;
+    const byHand = manualTag(Date.UTC(2026, 10, 20, 4, 0));
     const b = handle();
     const h2 = await harness({
       store: h1.store,
@@ -282,6 +284,8 @@ describe('restart', () => {
         venue.seed(book.order(orderId)!);
         venue.fill(orderId, 2, 100_00);
         venue.seed({ orderId: 'MANUAL-1', instrument: 'NSE_11536', side: 'SELL', qty: 1, orderType: 'LIMIT', limitPrice: 4000_00, status: 'OPEN', filledQty: 0, ts: 0 });
+        // Placed by hand with `tarang order place`: left alone, neither adopted nor called foreign.
+        venue.seed({ orderId: 'HAND-1', tag: byHand, instrument: 'NSE_1333', side: 'BUY', qty: 1, orderType: 'LIMIT', limitPrice: 700_00, status: 'OPEN', filledQty: 0, ts: 0 });
       },
     });
     expect(h2.engine.orders.get(tag)).toMatchObject({ strategyId: 's1', status: 'PARTIALLY_FILLED', filledQty: 2, orderId });
@@ -290,6 +294,7 @@ describe('restart', () => {
     const alerts = h2.of('alert');
     expect(alerts.find((x) => x.code === 'FOREIGN_ORDERS')?.context).toEqual({ orderIds: ['MANUAL-1'] });
     expect(alerts.some((x) => x.code === 'ORDER_ADOPTED')).toBe(false);
+    expect(h2.engine.orders.get(byHand)).toBeUndefined();
     // The restarted strategy can manage the adopted order.
     b.h.ctx!.cancel(tag);
     expect(h2.venue.writesOf('cancel').map((w) => w.req.orderId)).toEqual([orderId]);
