@@ -10,6 +10,7 @@
  * - `tags.ts`: the client tag format; `order-journal.ts`: the `tags` / `mods` store namespaces
  * - `write-tracker.ts`: calls awaiting their answer, tags still unsettled
  * - `order-state-machine.ts` + `order-status-merge.ts`: the monotonic merge of out-of-order updates
+ * - `fill-ledger.ts`: fills booked once each, synthetic fills, the orders whose fills are still owed
  * - `portfolio.ts`: positions and P&L from fills, exact paise
  * - `trailing-stops.ts`: trailing stop-losses the venue does not trail, within the modification budget
  * - `recording-venue.ts`: an in-process venue that records writes (tests, benches)
