@@ -1,10 +1,10 @@
 /**
  * The REST transport: one undici Pool (keep-alive) per broker host, the category rate limiters,
  * the token, error mapping and the retry policy for reads. Writes pass through exactly once: a
- * write that loses its answer surfaces as NetworkException(write) and the client reconciles it
- * through the order book (client.ts); this layer never repeats one on its own, except after a
- * refusal that proves the broker did not act (403 token refused, 429 refused before processing),
- * and even then only after the caller's `beforeResend` check.
+ * write that loses its answer surfaces as NetworkException(write), which the client reports as an
+ * unknown outcome for the execution layer to settle from the order book (lost-answers.ts). This
+ * layer repeats a write only after an answer that says the broker did not act on it (429 refused
+ * before processing, 403 token refused): an answer, not a lost one.
  */
 import { Pool, errors as undiciErrors } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -42,11 +42,6 @@ export interface RequestSpec {
   readonly category?: RateCategory;
   /** A new order: also waits for the per-exchange-segment budget (`NSE FNO`, retail-algo.ts). */
   readonly exchangeSegment?: string;
-  /**
-   * For writes: called before a write is sent again after a refusal (429, token). Resolves true
-   * when it is safe to send (the order book shows the first attempt did nothing).
-   */
-  readonly beforeResend?: () => Promise<boolean>;
 }
 
 export interface RawResponse {
@@ -163,7 +158,6 @@ export class BrokerHttp {
         this.options.limiters.penalise(category, wait);
         this.options.logger.warn({ endpoint, category, retryAfterMs: wait, count: count429 }, 'broker answered 429; waiting before the next call');
         if (count429 > this.policy.max429 || wait > this.policy.maxRetryAfterMs) throw err;
-        if (write && spec.beforeResend && !(await spec.beforeResend())) throw err;
         continue;
       }
       if (err instanceof TokenException && token !== undefined && this.tokens && !tokenRetried) {
@@ -171,7 +165,6 @@ export class BrokerHttp {
         this.stats.tokenRenewals++;
         this.options.logger.info({ endpoint }, 'token refused; renewing');
         await this.tokens.renew(token);
-        if (write && spec.beforeResend && !(await spec.beforeResend())) throw err;
         continue;
       }
       if (!write && err.retrySafe && this.policy.retryStatuses.includes(res.status) && attempt < this.policy.maxAttempts) {

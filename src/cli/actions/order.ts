@@ -5,7 +5,7 @@ import type { Broker } from '../../adapters/broker/broker.js';
 import type { OrderRecord } from '../../adapters/broker/schemas/orders.js';
 import { BrokerVenue } from '../../adapters/broker/venue.js';
 import { legName } from '../../adapters/broker/venue-codec.js';
-import { DEFAULT_LOST_ANSWER_POLICY, lookAfterLostAnswer } from '../../adapters/execution/lost-answer-policy.js';
+import { DEFAULT_LOST_ANSWER_POLICY } from '../../adapters/execution/lost-answer-policy.js';
 import { manualTag } from '../../adapters/execution/tags.js';
 import type { WriteOutcome } from '../../adapters/execution/venue.js';
 import { isTerminalStatus, type OrderType, type Product, type Side, type Validity } from '../../core/enums.js';
@@ -79,15 +79,28 @@ function brokerNow(b: Broker): number {
   return b.http.serverNow() ?? b.clock.now();
 }
 
-/** Looks for a placement by its tag after a lost answer, on the engine reconciler's schedule. */
-async function settlePlacement(b: Broker, tag: string): Promise<OrderRecord | undefined> {
-  return lookAfterLostAnswer(DEFAULT_LOST_ANSWER_POLICY, (ms) => b.clock.sleep(ms), async () => {
+/**
+ * After a lost answer: reads the order book on the engine's lost-answer schedule (the venue may
+ * show a change a moment late) until `settled` holds for the order `find` picks; returns the last
+ * record seen and whether it settled. Nothing is ever sent again from here.
+ */
+async function lookInBook(b: Broker, find: (book: readonly OrderRecord[]) => OrderRecord | undefined, settled: (o: OrderRecord) => boolean): Promise<{ record: OrderRecord | undefined; settled: boolean }> {
+  let record: OrderRecord | undefined;
+  for (const ms of DEFAULT_LOST_ANSWER_POLICY.delaysMs) {
+    await b.clock.sleep(ms);
     try {
-      return (await b.client.orderBook()).find((o) => o.remarks === tag);
+      record = find(await b.client.orderBook());
     } catch {
-      return undefined;
+      continue;
     }
-  });
+    if (record && settled(record)) return { record, settled: true };
+  }
+  return { record, settled: false };
+}
+
+/** Looks for a placement by its tag after a lost answer. */
+async function settlePlacement(b: Broker, tag: string): Promise<OrderRecord | undefined> {
+  return (await lookInBook(b, (book) => book.find((o) => o.remarks === tag), () => true)).record;
 }
 
 function refused(what: string, o: Extract<WriteOutcome, { status: 'rejected' }>): OrderRejected {
@@ -251,13 +264,19 @@ export async function modify(ref: string, f: ModifyFlags): Promise<void> {
       ? await venue.modifySmart({ tag: o.remarks ?? '', orderId: legName(o.leg) && legName(o.leg) !== 'entry' ? o.orderId : o.smartOrderId!, instrument: code, leg: legName(o.leg) ?? 'entry', ...change })
       : await venue.modify({ tag: o.remarks ?? '', orderId: o.orderId, instrument: code, orderType: (o.orderType as OrderType | undefined) ?? 'LIMIT', qty: qty ?? o.qty, ...(price !== undefined ? { limitPrice: price } : o.price !== undefined && o.orderType !== 'MARKET' ? { limitPrice: o.price } : {}), ...(trigger !== undefined ? { triggerPrice: trigger } : {}) });
     if (outcome.status === 'rejected') throw refused('modification', outcome);
+    let venueStatus = outcome.status === 'accepted' ? outcome.venueStatus : undefined;
     if (outcome.status === 'unknown') {
-      const now = await b.client.orderBook().then((rows) => rows.find((r) => r.orderId === o.orderId)).catch(() => undefined);
-      throw new OrderOutcomeUnsettled(`the answer to the modification was lost and the order book did not settle it (${outcome.reason}); the order now reads: ${now ? describeOrder(now, symbol) : 'unreadable'}. Check \`tarang order book\` before modifying again`, { orderId: o.orderId });
+      process.stderr.write(`the broker's answer was lost (${outcome.reason}); reading the order book to see whether the change arrived (nothing is sent again)\n`);
+      const shows = (r: OrderRecord): boolean => (qty === undefined || r.qty === qty) && (price === undefined || r.price === price) && (trigger === undefined || r.slTriggerPrice === trigger);
+      const seen = await lookInBook(b, (rows) => rows.find((r) => r.orderId === o.orderId), shows);
+      if (!seen.settled) {
+        throw new OrderOutcomeUnsettled(`the answer to the modification was lost and the order book does not show the change (${outcome.reason}); the order now reads: ${seen.record ? describeOrder(seen.record, symbol) : 'unreadable'}. Check \`tarang order book\` before modifying again`, { orderId: o.orderId });
+      }
+      venueStatus = seen.record?.venueStatus;
     }
     const n = await counts.add(o.orderId, b.clock.now());
     const total = Math.max(n, spent + 1);
-    print(f, { modified: true, order_id: o.orderId, status: outcome.venueStatus, modifications: total }, () => `modified order ${o.orderId} (${symbol || code}): status ${outcome.venueStatus || 'unknown'}; ${total} of at most 25 modifications used\n`);
+    print(f, { modified: true, order_id: o.orderId, status: venueStatus, modifications: total }, () => `modified order ${o.orderId} (${symbol || code}): status ${venueStatus || 'unknown'}; ${total} of at most 25 modifications used\n`);
   });
 }
 
@@ -276,11 +295,16 @@ export async function cancel(ref: string, f: WriteFlags): Promise<void> {
     const venue = new BrokerVenue(b);
     const outcome = smartId !== undefined ? await venue.cancelSmart({ tag: o.remarks ?? '', orderId: smartId, instrument: code, leg: 'entry' }) : await venue.cancel({ tag: o.remarks ?? '', orderId: o.orderId, instrument: code });
     if (outcome.status === 'rejected') throw refused('cancel', outcome);
+    let venueStatus = outcome.status === 'accepted' ? outcome.venueStatus : undefined;
     if (outcome.status === 'unknown') {
-      const now = await b.client.orderBook().then((rows) => rows.find((r) => r.orderId === o.orderId)).catch(() => undefined);
-      throw new OrderOutcomeUnsettled(`the answer to the cancel was lost and the order book did not settle it (${outcome.reason}); the order now reads: ${now ? describeOrder(now, symbol) : 'unreadable'}. Check \`tarang order book\``, { orderId: o.orderId });
+      process.stderr.write(`the broker's answer was lost (${outcome.reason}); reading the order book to see whether the cancel arrived (nothing is sent again)\n`);
+      const seen = await lookInBook(b, (rows) => rows.find((r) => r.orderId === o.orderId), (r) => r.status !== undefined && isTerminalStatus(r.status));
+      if (!seen.settled) {
+        throw new OrderOutcomeUnsettled(`the answer to the cancel was lost and the order book does not show the order ended (${outcome.reason}); the order now reads: ${seen.record ? describeOrder(seen.record, symbol) : 'unreadable'}. Check \`tarang order book\``, { orderId: o.orderId });
+      }
+      venueStatus = seen.record?.venueStatus;
     }
-    print(f, { cancelled: true, order_id: smartId ?? o.orderId, status: outcome.venueStatus }, () => `cancelled order ${smartId ?? o.orderId} (${symbol || code}): status ${outcome.venueStatus || 'unknown'}\n`);
+    print(f, { cancelled: true, order_id: smartId ?? o.orderId, status: venueStatus }, () => `cancelled order ${smartId ?? o.orderId} (${symbol || code}): status ${venueStatus || 'unknown'}\n`);
   });
 }
 

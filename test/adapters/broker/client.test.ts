@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
+import { acked, startHarness, type Harness } from './harness.js';
 import { fullQuotes, ltpQuotes } from '../../../src/adapters/broker/helpers/quotes.js';
 import { fetchCandleRange } from '../../../src/adapters/broker/helpers/candles.js';
 import { contractPages, searchContracts } from '../../../src/adapters/broker/helpers/contracts.js';
@@ -149,40 +149,38 @@ describe('orders', () => {
     const q = await c.quotesLtp(['NSE_2885']);
     const ltp = q['NSE_2885']!.ltp;
     const far = Math.floor((ltp * 0.8) / 10) * 10;
-    const placed = await c.placeOrder({ side: 'BUY', exchange: 'NSE', segment: 'EQUITY', securityId: '2885', qty: 2, orderType: 'LIMIT', limitPrice: far, validity: 'DAY', product: 'CNC', remarks: 'client-test:1' });
-    expect(placed.reconciled).toBe(false);
+    const placed = acked(await c.placeOrder({ side: 'BUY', exchange: 'NSE', segment: 'EQUITY', securityId: '2885', qty: 2, orderType: 'LIMIT', limitPrice: far, validity: 'DAY', product: 'CNC', remarks: 'client-test:1' }));
     expect(placed.venueStatus).toBe('O-PENDING');
     const rec = await c.order(placed.orderId, 'EQUITY');
     expect(rec).toMatchObject({ orderId: placed.orderId, remarks: 'client-test:1', qty: 2, price: far, status: 'OPEN' });
-    const mod = await c.modifyOrder({ orderId: placed.orderId, segment: 'EQUITY', qty: 3, limitPrice: far - 10 });
+    const mod = acked(await c.modifyOrder({ orderId: placed.orderId, segment: 'EQUITY', qty: 3, limitPrice: far - 10 }));
     expect(mod.venueStatus).toBe('MODIFIED');
     expect(await c.order(placed.orderId, 'EQUITY')).toMatchObject({ qty: 3, price: far - 10 });
-    const cancelled = await c.cancelOrder(placed.orderId, 'EQUITY');
+    const cancelled = acked(await c.cancelOrder(placed.orderId, 'EQUITY'));
     expect(cancelled.venueStatus).toBe('CANCELLED');
 
-    const market = await c.placeOrder({ side: 'BUY', exchange: 'NSE', segment: 'EQUITY', securityId: '2885', qty: 1, orderType: 'MARKET', validity: 'DAY', product: 'CNC', remarks: 'client-test:2' });
+    const market = acked(await c.placeOrder({ side: 'BUY', exchange: 'NSE', segment: 'EQUITY', securityId: '2885', qty: 1, orderType: 'MARKET', validity: 'DAY', product: 'CNC', remarks: 'client-test:2' }));
     const trades = await c.trades(market.orderId, 'EQUITY');
     expect(trades.length).toBeGreaterThan(0);
     expect(trades[0]!.remarks).toBe('client-test:2');
     const book = await c.tradeBook();
     expect(book.some((t) => t.orderId === market.orderId)).toBe(true);
-    expect((await c.findByRemarks('client-test:2')).map((o) => o.orderId)).toEqual([market.orderId]);
+    expect((await c.orderBook()).filter((o) => o.remarks === 'client-test:2').map((o) => o.orderId)).toEqual([market.orderId]);
   });
 
   it('places, modifies and cancels a smart order with stop-loss and target legs', async () => {
     const c = h.broker.client;
     const ltp = (await c.quotesLtp(['NSE_2885']))['NSE_2885']!.ltp;
     const entry = Math.floor((ltp * 0.9) / 10) * 10;
-    const r = await c.placeSmartOrder({
+    const r = acked(await c.placeSmartOrder({
       side: 'BUY', exchange: 'NSE', segment: 'EQUITY', securityId: '2885', qty: 1, orderType: 'LIMIT', validity: 'DAY', product: 'CNC',
       limitPrice: entry, slTriggerPrice: entry - 2000, tgtTriggerPrice: entry + 2000, remarks: 'client-test:smart',
-    });
-    expect(r.reconciled).toBe(false);
-    const parent = r.orders[0]!;
+    }));
+    const parent = r[0]!;
     expect(parent.children).toHaveLength(2);
-    const mod = await c.modifySmartOrder({ orderId: parent.orderId, segment: 'EQUITY', limitPrice: entry - 10 });
+    const mod = acked(await c.modifySmartOrder({ orderId: parent.orderId, segment: 'EQUITY', limitPrice: entry - 10 }));
     expect(mod.venueStatus).toBe('MODIFIED');
-    const cancel = await c.cancelSmartOrder(parent.orderId, 'EQUITY');
+    const cancel = acked(await c.cancelSmartOrder(parent.orderId, 'EQUITY'));
     expect(cancel.venueStatus).toBe('CANCELLED');
   });
 });

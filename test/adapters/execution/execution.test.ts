@@ -114,7 +114,7 @@ describe('execution through the engine', () => {
     expect(h.of('lifecycle').some((e) => e.phase === 'reconciled' && e.detail?.includes(tag))).toBe(true);
   });
 
-  it('a lost answer for an order the broker never got ends REJECTED after the last lookup, still without a retry', async () => {
+  it('a lost answer for an order the book proves absent is sent once more; when that answer is lost too, REJECTED after its looks', async () => {
     const a = handle();
     const h = await harness({
       strategies: [{ id: 's1', strategy: a.strategy }],
@@ -124,11 +124,33 @@ describe('execution through the engine', () => {
     const tag = a.h.ctx!.buy('NSE_2885', 5, { limitPrice: 100_00 });
     await h.clock.advanceByAsync(100);
     expect(h.engine.orders.get(tag)?.status).toBe('PENDING_NEW');
-    await h.clock.advanceByAsync(200);
-    expect(h.engine.orders.get(tag)).toMatchObject({ status: 'REJECTED' });
-    expect(h.engine.orders.get(tag)?.reason).toMatch(/not found in the order book after 2 lookups/);
     expect(h.venue.writesOf('place')).toHaveLength(1);
+    await h.clock.advanceByAsync(200);
+    // Absent at both looks: the one resend, same tag.
+    expect(h.venue.writesOf('place').map((w) => w.req.tag)).toEqual([tag, tag]);
+    expect(h.engine.orders.get(tag)?.status).toBe('PENDING_NEW');
+    await h.clock.advanceByAsync(300);
+    expect(h.engine.orders.get(tag)).toMatchObject({ status: 'REJECTED' });
+    expect(h.engine.orders.get(tag)?.reason).toMatch(/not found in the order book after 2 lookups following a lost answer \(the one resend was not found either\)/);
+    expect(h.venue.writesOf('place')).toHaveLength(2);
     expect(h.of('alert').map((e) => e.code)).toContain('ORDER_NOT_FOUND');
+    expect(h.of('lost-answer').map((e) => [e.verdict, e.round])).toEqual([
+      ['resent', 1],
+      ['not-done', 2],
+    ]);
+  });
+
+  it('a lost answer proved absent after the resend deadline is not sent again: REJECTED', async () => {
+    const a = handle();
+    const h = await harness({
+      strategies: [{ id: 's1', strategy: a.strategy }],
+      execution: { reconcileDelaysMs: [100, 200], resendWithinMs: 250 },
+      venue: { answer: (w) => (w.kind === 'place' ? { status: 'unknown', reason: 'timeout' } : undefined) },
+    });
+    const tag = a.h.ctx!.buy('NSE_2885', 5, { limitPrice: 100_00 });
+    await h.clock.advanceByAsync(300);
+    expect(h.venue.writesOf('place')).toHaveLength(1);
+    expect(h.engine.orders.get(tag)?.reason).toMatch(/past the resend deadline/);
   });
 
   it('counts modifications persistently and switches to cancel-and-replace at the 24th instead of failing', async () => {
