@@ -94,7 +94,8 @@ function substituteEnv(v: unknown, env: Env, path: string[], fail: (path: string
   return v;
 }
 
-function valueAt(root: unknown, path: string[]): unknown {
+/** The value at a key path of a parsed config (undefined where the path leaves the objects). */
+export function valueAt(root: unknown, path: readonly string[]): unknown {
   let v: unknown = root;
   for (const k of path) {
     if (v === null || typeof v !== 'object') return undefined;

@@ -5,6 +5,7 @@
  * `tarang/strategy` imports and TypeScript) and must export a StrategyDefinition as `definition`
  * or `default`. Instrument references in params (`NSE:RELIANCE`) are resolved to scrip codes.
  */
+import { valueAt } from '../core/config.js';
 import { ConfigError, describeError } from '../core/errors.js';
 import type { StrategySpec } from '../engine/engine-options.js';
 import type { StrategyDefinition } from '../strategies/strategy.js';
@@ -90,13 +91,4 @@ export async function checkStrategyEntries(
     }
   }
   if (problems.length > 0) throw new ConfigError(problems.join('\n'), { source: o.source, problems });
-}
-
-function valueAt(root: unknown, path: readonly string[]): unknown {
-  let v = root;
-  for (const k of path) {
-    if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<string, unknown>)[k];
-  }
-  return v;
 }

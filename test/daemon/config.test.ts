@@ -62,15 +62,18 @@ describe('daemon config', () => {
   });
 });
 
+/** Writes a config file of these lines in a fresh folder; returns its path. */
+function configFile(lines: readonly string[]): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'tarang-secrets-')), 'live.yaml');
+  writeFileSync(file, lines.join('\n'));
+  return file;
+}
+
 describe('daemon config errors never echo a secret', () => {
   const secrets = ['Q4X7ZK2M', '0123', 'short-tok3n', 'hunter2hunter2', 'S3CRETAPIKEY'];
 
   it('names the key and what is wrong with a secret-holding field, without its value', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tarang-secrets-'));
-    const file = join(dir, 'live.yaml');
-    writeFileSync(
-      file,
-      [
+    const file = configFile([
         'broker:',
         '  baseUrl: https://broker.example',
         '  apiKey: 12345',
@@ -83,8 +86,7 @@ describe('daemon config errors never echo a secret', () => {
         '  enabled: true',
         '  token: short-tok3n',
         '  webhook: { apiKey: S3CRETAPIKEY, retries: -1 }',
-      ].join('\n'),
-    );
+    ]);
     const msg = configErrorOf(() => loadDaemonConfig(file, {}));
     expect(msg).toContain('live.yaml:3: broker.apiKey: expected string, got a number (not shown: a secret');
     expect(msg).toContain('live.yaml:4: broker.totpSecret: must be the base32 secret shown when TOTP was set up (letters A-Z and digits 2-7), got a string of 12 characters (not shown: a secret)');
@@ -95,11 +97,7 @@ describe('daemon config errors never echo a secret', () => {
   });
 
   it('takes a TOTP secret written in groups of four as the authenticator shows it', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tarang-secrets-'));
-    const file = join(dir, 'live.yaml');
-    writeFileSync(
-      file,
-      [
+    const file = configFile([
         'broker:',
         '  baseUrl: https://broker.example',
         '  apiKey: key-1',
@@ -107,8 +105,7 @@ describe('daemon config errors never echo a secret', () => {
         '  totpSecret: "jbsw y3dp ehpk 3pxp"',
         'strategies:',
         '  - { id: s, strategy: sma-cross, params: { instrument: "NSE:RELIANCE" } }',
-      ].join('\n'),
-    );
+    ]);
     expect(loadDaemonConfig(file, {}).broker?.totpSecret).toBe('JBSWY3DPEHPK3PXP');
   });
 });
