@@ -3,8 +3,7 @@
  * instruments by scrip code, expired contracts by trading symbol), with costs, a JSON and an HTML
  * report, or a parameter sweep on all cores. See backtest/README.md.
  */
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { isInterval, type Interval } from '../../core/candles.js';
@@ -23,8 +22,7 @@ import type { BrokerClient } from '../../adapters/broker/client.js';
 import { backtest } from '../../../backtest/backtest.js';
 import { chargeModel } from '../../../backtest/charges/charge-preset.js';
 import type { CandleSeries } from '../../../backtest/data/candle-series.js';
-import { isColumnRole, type ColumnRole } from '../../../backtest/data/csv-columns.js';
-import { loadCsvCandles, type CsvLoadOptions } from '../../../backtest/data/csv-candles.js';
+import { loadCsvCandles } from '../../../backtest/data/csv-candles.js';
 import { describeSummary, type LoadSummary } from '../../../backtest/data/load-summary.js';
 import { instrumentsForSeries } from '../../../backtest/data/series-instruments.js';
 import { buildHtmlReport } from '../../../backtest/report/html-report.js';
@@ -37,24 +35,18 @@ import { printByInstrument, printMetrics } from './backtest-summary.js';
 import { formatZodIssues } from '../../core/zod-issues.js';
 import { parseIstDate } from '../../core/date-input.js';
 import { IntradayExitAtInput, SquareOffTimesInput } from '../../risk/rules/square-off.js';
+import { addCsvReadingOptions, collect, csvFiles, csvLoadOptions, type CsvFlags } from './csv-flags.js';
 
-interface BacktestFlags {
+interface BacktestFlags extends CsvFlags {
   data?: string[];
+  catalog?: string;
   symbol?: string[];
   expired?: string[];
   expiredExpiry?: string;
   strikes: string;
   segment: 'NFO' | 'BFO';
-  interval?: string;
   from?: string;
   to?: string;
-  columns?: string;
-  map?: string[];
-  instrument?: string;
-  dateOrder: 'dmy' | 'ymd' | 'mdy';
-  label: 'start' | 'end';
-  session: 'auto' | 'regular' | 'all';
-  skipBadRows?: boolean;
   tick?: string;
   lot?: string;
   strategy: string;
@@ -77,16 +69,6 @@ interface BacktestFlags {
   heatmap?: string;
   progress: boolean;
   cache: boolean;
-}
-
-const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 function flagError(flag: string, message: string): ConfigError {
@@ -170,40 +152,28 @@ interface LoadedData {
 }
 
 async function loadData(f: BacktestFlags, rawParams: Readonly<Record<string, unknown>>): Promise<LoadedData> {
-  const sources = [f.data?.length ? 'data' : undefined, f.symbol?.length ? 'symbol' : undefined, f.expired?.length ? 'expired' : undefined, f.expiredExpiry ? 'expired-expiry' : undefined].filter(Boolean);
-  if (sources.length === 0) throw new ConfigError('backtest: give the candles with --data FILE.csv, --symbol NSE_2885, --expired <trading_symbol> or --expired-expiry NIFTY:YYYY-MM-DD', {});
-  if (sources.length > 1) throw new ConfigError(`backtest: use one of --data, --symbol, --expired and --expired-expiry, not ${sources.map((s) => `--${s}`).join(' and ')}`, {});
+  const download = Boolean(f.symbol?.length || f.expired?.length || f.expiredExpiry);
+  // --catalog (or --instrument alone) reads the catalog; next to a download it says where downloads go.
+  const readCatalog = !download && !f.data?.length && (f.catalog !== undefined || (f.instrument?.length ?? 0) > 0);
+  if (f.data?.length && f.catalog !== undefined) throw flagError('catalog', 'reads candles already in a catalog; to put CSV files in one, run tarang data import FILE');
+  const sources = [f.data?.length ? 'data' : undefined, readCatalog ? 'catalog' : undefined, f.symbol?.length ? 'symbol' : undefined, f.expired?.length ? 'expired' : undefined, f.expiredExpiry ? 'expired-expiry' : undefined].filter(Boolean);
+  if (sources.length === 0) throw new ConfigError('backtest: give the candles with --data FILE.csv, --catalog DIR --instrument ID, --symbol NSE_2885, --expired <trading_symbol> or --expired-expiry NIFTY:YYYY-MM-DD', {});
+  if (sources.length > 1) throw new ConfigError(`backtest: use one of --data, --catalog, --symbol, --expired and --expired-expiry, not ${sources.map((s) => `--${s}`).join(' and ')}`, {});
   if (f.interval !== undefined && !isInterval(f.interval)) throw flagError('interval', `not a candle interval: ${f.interval} (e.g. 1minute, 5minute, 1day)`);
   const from = f.from !== undefined ? dateFlag('from', f.from) : undefined;
   // --to is inclusive of its day for people: 2025-06-30 means through the close of the 30th.
   const to = f.to !== undefined ? dateFlag('to', f.to) + 86_400_000 : undefined;
   if (from !== undefined && to !== undefined && to <= from) throw flagError('to', 'is before --from');
 
+  if (readCatalog) {
+    const { loadFromCatalog } = await import('./backtest-catalog.js');
+    return loadFromCatalog(f.catalog, f.instrument ?? [], f.interval as Interval | undefined, from, to);
+  }
   if (f.data?.length) {
-    const map: Partial<Record<ColumnRole, string>> = {};
-    for (const [role, header] of keyValues('map', f.map)) {
-      if (!isColumnRole(role)) throw flagError('map', `unknown role ${JSON.stringify(role)}; roles: date, time, open, high, low, close, volume, oi, symbol, expiry, strike, optionType, lot`);
-      map[role] = header;
-    }
-    const opts: CsvLoadOptions = {
-      ...(f.columns ? { columns: f.columns.split(',').map((c) => c.trim()) } : {}),
-      ...(Object.keys(map).length ? { map } : {}),
-      ...(f.instrument ? { instrument: f.instrument } : {}),
-      ...(f.interval ? { interval: f.interval as Interval } : {}),
-      label: f.label,
-      session: f.session,
-      badRows: f.skipBadRows ? 'skip' : 'error',
-      sixDigit: f.dateOrder === 'ymd' ? 'ymd' : 'dmy',
-      dayFirst: f.dateOrder !== 'mdy',
-      ...(from !== undefined ? { from } : {}),
-      ...(to !== undefined ? { to } : {}),
-    };
+    const opts = csvLoadOptions(f, { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) });
     const series: CandleSeries[] = [];
     const summaries: LoadSummary[] = [];
-    // A folder stands for the CSV files in it.
-    const files = f.data.flatMap((d) => (isDirectory(d) ? readdirSync(d).filter((n) => /\.csv$/i.test(n)).sort().map((n) => join(d, n)) : [d]));
-    if (files.length === 0) throw flagError('data', `no .csv file in ${f.data.join(', ')}`);
-    for (const file of files) {
+    for (const file of csvFiles('data', f.data)) {
       const r = loadCsvCandles(file, opts);
       series.push(...r.series);
       summaries.push(r.summary);
@@ -220,7 +190,7 @@ async function loadData(f: BacktestFlags, rawParams: Readonly<Record<string, unk
   if (from === undefined || to === undefined) throw new ConfigError('backtest: --from and --to are required with --symbol, --expired and --expired-expiry', {});
   const { loadBrokerConfig } = await import('../../adapters/broker/config.js');
   const { createBroker } = await import('../../adapters/broker/broker.js');
-  const { defaultCacheDir } = await import('../../adapters/broker/helpers/cache-dir.js');
+  const { downloadCatalog } = await import('./backtest-catalog.js');
   const { loadBrokerCandles } = await import('../../../backtest/data/broker-source.js');
   const { resolveExpiredContracts } = await import('../../../backtest/data/expired-contracts.js');
   const { defaultStateDir } = await import('../../core/state-dir.js');
@@ -246,7 +216,7 @@ async function loadData(f: BacktestFlags, rawParams: Readonly<Record<string, unk
         to,
         strikes: wholeNumber('strikes', f.strikes, 1),
         segment: f.segment,
-        ...(f.cache ? { cacheDir: defaultCacheDir() } : {}),
+        ...(f.cache ? { catalog: downloadCatalog(f.catalog) } : {}),
         session: f.session,
         onProgress: (_code, d, t) => bar.update(d, t),
       });
@@ -260,7 +230,7 @@ async function loadData(f: BacktestFlags, rawParams: Readonly<Record<string, unk
       from,
       to,
       ...(f.expired?.length ? { expired: true } : {}),
-      ...(f.cache ? { cacheDir: defaultCacheDir() } : {}),
+      ...(f.cache ? { catalog: downloadCatalog(f.catalog) } : {}),
       session: f.session,
       onProgress: (_code, d, t) => bar.update(d, t),
     });
@@ -441,10 +411,11 @@ function optionDataDefinition(def: StrategyDefinition, contracts: readonly Expir
 }
 
 export function register(program: Command): void {
-  program
+  const cmd = program
     .command('backtest')
     .description('run a strategy over historical candles (CSV files, the broker, or expired contracts) and report fills, trades and metrics')
     .option('--data <file|folder>', 'candle CSV file, or a folder of them (repeatable); a Symbol column holds several instruments', collect)
+    .option('--catalog <dir>', 'the candle catalog (default ~/.tarang/catalog): the source with --instrument, where downloads go with --symbol/--expired')
     .option('--symbol <code>', 'scrip code to download through the broker (repeatable), e.g. NSE_2885', collect)
     .option('--expired <trading_symbol>', 'expired F&O contract by trading symbol (repeatable), e.g. NIFTY24DEC24000CE', collect)
     .option('--expired-expiry <underlying:date>', 'an option strategy on one expired expiry, e.g. NIFTY:2026-11-18: its contracts near the underlying and their candles (default interval 1minute)')
@@ -453,13 +424,8 @@ export function register(program: Command): void {
     .option('--interval <interval>', 'candle interval (required with --symbol/--expired; inferred for CSV)')
     .option('--from <date>', 'first day, YYYY-MM-DD (IST)')
     .option('--to <date>', 'last day, YYYY-MM-DD (IST), inclusive')
-    .option('--columns <names>', 'column names of a CSV without a header, e.g. date,open,high,low,close,volume')
-    .option('--map <role=Header>', 'use a named column for a role, e.g. volume=qty (repeatable)', collect)
-    .option('--instrument <id>', 'instrument id for a one-instrument CSV (default: the file name)')
-    .addOption(new Option('--date-order <order>', 'reading of 6-digit and slashed dates').choices(['dmy', 'ymd', 'mdy']).default('dmy'))
-    .addOption(new Option('--label <label>', 'CSV bars labelled by their start or end time').choices(['start', 'end']).default('start'))
-    .addOption(new Option('--session <filter>', 'bars outside 09:15-15:30: auto drops a day\'s stale (flat, no volume) ones, regular drops all, all keeps all').choices(['auto', 'regular', 'all']).default('auto'))
-    .option('--skip-bad-rows', 'skip and list malformed CSV rows instead of stopping at the first')
+    .option('--instrument <id>', 'with --catalog: a series to read (repeatable); with --data: the id of a one-instrument CSV (default: the file name)', collect);
+  addCsvReadingOptions(cmd)
     .option('--tick <rupees>', 'tick size of CSV instruments (default 0.05)')
     .option('--lot <n>', 'lot size of CSV instruments without one (default 1)')
     .option('--strategy <name|file>', 'strategy name, or a strategy file (.ts/.js; relative, absolute or file: URL)', 'sma-cross')
@@ -481,6 +447,6 @@ export function register(program: Command): void {
     .option('--top <n>', 'sweep rows to print', '10')
     .option('--heatmap <x,y>', 'the two swept parameters on the sweep report\'s heatmap (default: the first two --sweep)')
     .option('--no-progress', 'no progress bar')
-    .option('--no-cache', 'do not use the candle download cache')
+    .option('--no-cache', 'do not read or write downloads in the catalog')
     .action(async (flags: BacktestFlags, cmd: Command) => action(flags, cmd));
 }

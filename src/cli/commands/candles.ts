@@ -1,14 +1,15 @@
 /**
  * `tarang candles NSE_2885 --interval 5minute --from 2026-01-01 --to 2026-02-01 [--csv FILE]`:
- * historical candles for any range, paged by the interval's maximum range, cached on disk, with a
- * progress bar on a terminal.
+ * historical candles for any range, paged by the interval's maximum range, kept in the candle
+ * catalog (`--catalog DIR`, default ~/.tarang/catalog), with a progress bar on a terminal.
  */
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
-import { cacheDirOf, print, rupees, table, withBroker, withConnection, type ConnectionFlags } from '../../adapters/broker/cli-support.js';
+import { print, rupees, table, withBroker, withConnection, type ConnectionFlags } from '../../adapters/broker/cli-support.js';
 import { candleWindows, fetchCandleRange } from '../../adapters/broker/helpers/candles.js';
 import { InputException } from '../../adapters/broker/errors.js';
+import { CandleCatalog, defaultCatalogDir } from '../../adapters/catalog/index.js';
 import { ALL_INTERVALS, isInterval } from '../../core/candles.js';
 import { parseScripCode } from '../../core/instruments.js';
 import { formatRupees } from '../../core/money.js';
@@ -20,6 +21,7 @@ interface Flags extends ConnectionFlags {
   from: string;
   to: string;
   csv?: string;
+  catalog?: string;
   cache: boolean;
 }
 
@@ -41,7 +43,8 @@ export function register(program: Command): void {
       .requiredOption('--from <date>', 'first day, YYYY-MM-DD')
       .requiredOption('--to <date>', 'last day, YYYY-MM-DD (inclusive)')
       .option('--csv <file>', 'write the candles to a CSV file')
-      .option('--no-cache', 'do not read or write the disk cache'),
+      .option('--catalog <dir>', 'the candle catalog downloads go into and are read back from (default ~/.tarang/catalog)')
+      .option('--no-cache', 'do not read or write the catalog'),
   ).action(async (codeArg: string, f: Flags) => {
     const code = codeArg.toUpperCase().replace(':', '_');
     if (!parseScripCode(code)) throw new InputException(`not a scrip code: ${codeArg} (expected e.g. NSE_2885)`, { field: 'code' });
@@ -54,21 +57,23 @@ export function register(program: Command): void {
       const total = candleWindows(interval, from, to).length;
       const bar = process.stderr.isTTY && total > 1 ? new cliProgress.SingleBar({ format: 'candles [{bar}] {value}/{total} calls, eta {eta_formatted}', stream: process.stderr, clearOnComplete: true }, cliProgress.Presets.shades_classic) : undefined;
       bar?.start(total, 0);
+      const catalog = f.cache ? new CandleCatalog(f.catalog ?? defaultCatalogDir()) : undefined;
       try {
-        const r = await fetchCandleRange(b.client, b.clock, { code, interval, from, to, ...(f.cache ? { cacheDir: cacheDirOf(b) } : {}), onProgress: (done) => bar?.update(done) });
+        const r = await fetchCandleRange(b.client, b.clock, { code, interval, from, to, ...(catalog ? { catalog } : {}), onProgress: (done) => bar?.update(done) });
         bar?.stop();
         if (f.csv) {
           const lines = ['time,open,high,low,close,volume', ...r.candles.map((c) => [formatIst(c.start), formatRupees(c.open), formatRupees(c.high), formatRupees(c.low), formatRupees(c.close), c.volume].join(','))];
           await writeFile(f.csv, `${lines.join('\n')}\n`);
-          process.stderr.write(`${r.candles.length} candles written to ${f.csv} (${r.calls} calls, ${r.cacheHits} from cache)\n`);
+          process.stderr.write(`${r.candles.length} candles written to ${f.csv} (${r.calls} calls, ${r.cacheHits} from the catalog)\n`);
           return;
         }
         print(f, r.candles, () =>
           table(r.candles.map((c) => ({ time: formatIst(c.start).slice(0, 16).replace('T', ' '), open: rupees(c.open), high: rupees(c.high), low: rupees(c.low), close: rupees(c.close), volume: c.volume }))) +
-          `${r.candles.length} candles (${r.calls} calls, ${r.cacheHits} from cache)\n`,
+          `${r.candles.length} candles (${r.calls} calls, ${r.cacheHits} from the catalog)\n`,
         );
       } finally {
         bar?.stop();
+        catalog?.close();
       }
     });
   });

@@ -15,6 +15,7 @@ import { instrumentsForSeries } from '../../../backtest/data/series-instruments.
 import { parseTradingSymbol, resolveExpiredContracts } from '../../../backtest/data/expired-contracts.js';
 import { InstrumentTable } from '../../../src/core/instruments.js';
 import { startHarness, type Harness } from '../../adapters/broker/harness.js';
+import { CandleCatalog } from '../../../src/adapters/catalog/index.js';
 
 describe('wire candles to a series', () => {
   it('sorts, de-duplicates and computes close times like the CSV loader', () => {
@@ -52,7 +53,8 @@ describe('candles from the broker simulator', () => {
     const today = istDate(h.sim.clock.now());
     const from = istMidnight(addDays(today, -20));
     const to = istMidnight(today);
-    const req = { codes: ['NSE_2885'], interval: '5minute' as const, from, to, cacheDir: cache };
+    const catalog = new CandleCatalog(cache);
+    const req = { codes: ['NSE_2885'], interval: '5minute' as const, from, to, catalog };
     const first = await loadBrokerCandles(h.broker.client, h.sim.clock, req);
     const s = first.series[0]!;
     expect(s.instrument).toBe('NSE_2885');
@@ -63,7 +65,8 @@ describe('candles from the broker simulator', () => {
     const again = await loadBrokerCandles(h.broker.client, h.sim.clock, req);
     expect(again.summary.notes.join(' ')).toMatch(/NSE_2885: 0 calls, [1-9]\d* windows from the cache/);
     expect([...again.series[0]!.close]).toEqual([...s.close]);
-    expect(readdirSync(join(cache, 'candles')).length).toBe(1);
+    expect(readdirSync(join(cache, '5minute'))).toEqual(['NSE_2885']);
+    catalog.close();
     const out = await backtest({
       definition: getStrategy('sma-cross'),
       params: { instrument: 'NSE_2885', interval: '5minute', fast: 5, slow: 20, qty: 1 },
