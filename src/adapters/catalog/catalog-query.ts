@@ -16,7 +16,7 @@ import { CatalogError } from './catalog-error.js';
 
 export interface QueryResult {
   readonly columns: readonly string[];
-  /** Values as JSON would carry them: integers within 2^53 as numbers, larger ones and other types as strings. */
+  /** Values as JSON would carry them: numbers (integers within 2^53), strings, booleans, null; timestamps and other types as DuckDB writes them. */
   readonly rows: ReadonlyArray<ReadonlyArray<string | number | boolean | null>>;
 }
 
@@ -46,7 +46,7 @@ export async function queryCatalog(catalog: CandleCatalog, sql: string): Promise
     throw new CatalogError(`query failed: ${(e as Error).message}\n(${hint})`, { sql }, { cause: e });
   }
   const columns = reader.deduplicatedColumnNames();
-  const rows = reader.getRowsJS().map((r) => r.map(jsonValue));
+  const rows = reader.getRows().map((r) => r.map(jsonValue));
   return { columns, rows };
 }
 
@@ -54,6 +54,6 @@ function jsonValue(v: unknown): string | number | boolean | null {
   if (v === null || v === undefined) return null;
   if (typeof v === 'bigint') return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') return v;
-  if (v instanceof Date) return v.toISOString();
+  // Timestamps, dates, decimals, lists: DuckDB's own text (a TIMESTAMP reads `2024-01-01 09:15:00`).
   return String(v);
 }

@@ -14,6 +14,7 @@ import { register as quote } from './quote.js';
 import { register as instruments } from './instruments.js';
 import { register as contracts } from './contracts.js';
 import { register as candles } from './candles.js';
+import { register as data } from './data.js';
 import { register as token } from './token.js';
 
 export function registerCommands(program: Command): void {
@@ -28,5 +29,6 @@ export function registerCommands(program: Command): void {
   instruments(program);
   contracts(program);
   candles(program);
+  data(program);
   token(program);
 }
