@@ -54,23 +54,20 @@ export function summarizeSeries(s: CandleSeries): SeriesSummary {
   const n = s.length;
   const perDay: number[] = [];
   const days: number[] = [];
-  let runDay = NaN;
-  let count = 0;
-  for (let i = 0; i < n; i++) {
+  // The starts are sorted: each IST day is one run, found by a binary search for the next day's start.
+  for (let i = 0; i < n; ) {
     const d = Math.floor((s.start[i]! + IST_OFFSET_MS) / DAY_MS);
-    if (d !== runDay) {
-      if (i > 0) {
-        days.push(runDay);
-        perDay.push(count);
-      }
-      runDay = d;
-      count = 0;
+    const next = (d + 1) * DAY_MS - IST_OFFSET_MS;
+    let lo = i + 1;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (s.start[mid]! < next) lo = mid + 1;
+      else hi = mid;
     }
-    count++;
-  }
-  if (n > 0) {
-    days.push(runDay);
-    perDay.push(count);
+    days.push(d);
+    perDay.push(lo - i);
+    i = lo;
   }
   const shortSessions: string[] = [];
   if (isIntraday(s.interval) && perDay.length > 2) {

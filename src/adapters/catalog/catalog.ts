@@ -104,13 +104,9 @@ export class CandleCatalog {
       const rows = await readMonth(this.db, file);
       const st = statSync(file);
       const ts = closeTimes(rows.start, rows.length, interval);
-      const names: string[] = [...IMAGE_COLUMNS];
-      const arrays = [rows.start, ts, rows.open, rows.high, rows.low, rows.close, rows.volume];
-      if (rows.oi) {
-        names.push('oi');
-        arrays.push(rows.oi);
-      }
-      writeColumnImage(columnImageFile(file), { rows: rows.length, columns: names, parquetBytes: st.size, parquetMtimeMs: st.mtimeMs }, arrays);
+      const image: Array<[string, Float64Array]> = [['start', rows.start], ['ts', ts], ['open', rows.open], ['high', rows.high], ['low', rows.low], ['close', rows.close], ['volume', rows.volume]];
+      if (rows.oi) image.push(['oi', rows.oi]);
+      writeColumnImage(columnImageFile(file), { rows: rows.length, parquetBytes: st.size, parquetMtimeMs: st.mtimeMs }, image);
       m.months[month] = { rows: rows.length, first: rows.start[0] ?? 0, last: rows.start[rows.length - 1] ?? 0, bytes: st.size, hasOi: rows.oi !== undefined };
       months.push(month);
       a = b;
@@ -152,7 +148,9 @@ export class CandleCatalog {
       .filter((mo) => monthEnd(mo) > from && monthStart(mo) < to);
     const total = months.reduce((s, mo) => s + m.months[mo]!.rows, 0);
     const hasOi = months.some((mo) => m.months[mo]!.hasOi);
-    const col = (): Float64Array => new Float64Array(total);
+    // Uninitialised columns: every value is read from the images (or set from Parquet) below, so
+    // zero-filling 8 MB per column per million candles first would be wasted work.
+    const col = (): Float64Array => new Float64Array(Buffer.allocUnsafeSlow(Math.max(8, total * 8)).buffer, 0, total);
     const t = { start: col(), ts: col(), open: col(), high: col(), low: col(), close: col(), volume: col(), oi: hasOi ? col() : undefined };
     let at = 0;
     for (const mo of months) {
@@ -164,6 +162,7 @@ export class CandleCatalog {
       } catch {
         throw new CatalogError(`catalog partition ${file} is missing (the manifest lists ${entry.rows} candles of ${mo}); re-import or re-download ${instrument} ${mo}`, { file, instrument, month: mo });
       }
+      if (t.oi && !entry.hasOi) t.oi.fill(0, at, at + entry.rows);
       const targets = { ...t, oi: entry.hasOi ? t.oi : undefined };
       if (!readColumnImage(columnImageFile(file), { rows: entry.rows, parquetBytes: st.size, parquetMtimeMs: st.mtimeMs }, targets, at)) {
         await this.decodeMonth(file, interval, entry.rows, targets, at);
@@ -191,7 +190,7 @@ export class CandleCatalog {
     try {
       const st = statSync(file);
       const names = [...IMAGE_COLUMNS, ...(rows.oi ? ['oi'] : [])];
-      writeColumnImage(columnImageFile(file), { rows: rows.length, columns: names, parquetBytes: st.size, parquetMtimeMs: st.mtimeMs }, names.map((n) => src[n]!));
+      writeColumnImage(columnImageFile(file), { rows: rows.length, parquetBytes: st.size, parquetMtimeMs: st.mtimeMs }, names.map((n) => [n, src[n]!] as [string, Float64Array]));
     } catch {
       /* cache only */
     }
