@@ -36,7 +36,7 @@ describe('one-shot commands against the simulator', () => {
     expect(r.code).toBe(0);
     // A 429 the client's budget did not foresee is waited out and said so, readably.
     expect(r.stderr.split('\n').filter((l) => l && !l.startsWith('tarang: warning: '))).toEqual([]);
-    const summary = /(\d+) candles \((\d+) calls, 0 from cache\)\n$/.exec(r.stdout);
+    const summary = /(\d+) candles \((\d+) calls, 0 from the catalog\)\n$/.exec(r.stdout);
     expect(summary).not.toBeNull();
     // ~126 trading days of 375 minutes, fetched in 27 windows: more than the 5-a-second budget.
     expect(Number(summary![2])).toBe(27);
@@ -52,7 +52,7 @@ describe('one-shot commands against the simulator', () => {
     const json = join(dir, 'straddle.json');
     const r = await tarang(
       ['backtest', '--strategy', 'short-straddle', '--expired-expiry', `NIFTY:${expiry}`, '--from', day, '--to', day, '--strikes', '2', '--param', 'exitTime=15:15', '--cash', '5000000', '--charges', 'options', '--json', json],
-      { ...env, TARANG_CACHE_DIR: join(dir, 'empty-cache') },
+      { ...env, TARANG_CACHE_DIR: join(dir, 'empty-cache'), TARANG_HOME: join(dir, 'empty-home') },
     );
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/final equity ₹/);
