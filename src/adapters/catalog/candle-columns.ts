@@ -52,7 +52,8 @@ export function checkColumns(what: string, c: CandleColumnsIn): void {
     if (a.length < c.length) throw new CatalogError(`${what}: column ${name} has ${a.length} values for ${c.length} candles`, { what, column: name });
     for (let i = 0; i < c.length; i++) {
       if (!Number.isSafeInteger(a[i]!)) {
-        throw new CatalogError(`${what}: ${name} of candle ${i} is ${a[i]}, not a whole number (prices are stored as integer paise)`, { what, column: name, row: i });
+        const why = name === 'volume' || name === 'oi' ? `${name} is stored in whole units; is the column turnover? (--map volume=HEADER picks another)` : name === 'start' ? 'times are whole epoch milliseconds' : 'prices are stored as integer paise';
+        throw new CatalogError(`${what}: ${name} of candle ${i} is ${a[i]}, not a whole number (${why})`, { what, column: name, row: i });
       }
     }
   }
