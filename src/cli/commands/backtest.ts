@@ -166,6 +166,8 @@ async function loadData(f: BacktestFlags, rawParams: Readonly<Record<string, unk
   if (from !== undefined && to !== undefined && to <= from) throw flagError('to', 'is before --from');
 
   if (readCatalog) {
+    const csvOnly = [f.columns !== undefined ? 'columns' : undefined, f.map?.length ? 'map' : undefined, f.skipBadRows ? 'skip-bad-rows' : undefined].find(Boolean);
+    if (csvOnly) throw flagError(csvOnly, 'reads CSV files; the catalog holds series already read (give it to tarang data import)');
     const { loadFromCatalog } = await import('./backtest-catalog.js');
     return loadFromCatalog(f.catalog, f.instrument ?? [], f.interval as Interval | undefined, from, to);
   }

@@ -103,5 +103,6 @@ describe.skipIf(!data.available)('tarang data and backtest --catalog (NSE minute
     await expect(backtestCli(['--catalog', catalog, '--instrument', 'NSE_9999', '--param', 'qty=1'])).rejects.toThrow(/has no candles of NSE_9999/);
     await expect(backtestCli(['--catalog', catalog, '--param', 'qty=1'])).rejects.toThrow(/name the series with --instrument/);
     await expect(backtestCli(['--catalog', catalog, '--data', nifty, '--param', 'qty=1'])).rejects.toThrow(/tarang data import/);
+    await expect(backtestCli(['--catalog', catalog, '--instrument', 'NIFTY', '--columns', 'date,open', '--param', 'qty=1'])).rejects.toThrow(/--columns: reads CSV files/);
   });
 });
