@@ -53,6 +53,7 @@ async function importAction(paths: string[], f: CsvFlags & CatalogFlags): Promis
   if (f.interval !== undefined && !isInterval(f.interval)) throw new ConfigError(`--interval: not a candle interval: ${f.interval} (e.g. 1minute, 5minute, 1day)`, { flag: 'interval' });
   const opts = csvLoadOptions(f);
   const files = csvFiles('data import', paths);
+  if (f.instrument?.length && files.length > 1) throw new ConfigError(`--instrument: names the series of one file, and ${paths.join(', ')} holds ${files.length} CSV files; import them one at a time`, { flag: 'instrument' });
   await withCatalog(f, async (catalog) => {
     const written: Array<{ file: string; instrument: string; interval: string; candles: number; months: readonly string[]; first?: number; last?: number }> = [];
     for (const file of files) {
