@@ -43,6 +43,13 @@ describe('one-shot commands against the simulator', () => {
     expect(Number(summary![1])).toBeGreaterThan(120 * 375);
     expect(r.stdout).toMatch(/^2026-05-04 09:15 /m);
     expect(r.stdout).toMatch(/^2026-10-30 15:29 /m);
+    // The finished windows went into the default catalog (~/.tarang/catalog), one Parquet file a month.
+    const listed = await tarang(['data', 'ls', '--json'], env);
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toMatchObject([{ instrument: 'NSE_2885', interval: '1minute', candles: Number(summary![1]), months: 6 }]);
+    // A second run reads the catalog instead of calling the broker.
+    const again = await tarang(['candles', 'NSE_2885', '--interval', '1minute', '--from', '2026-05-01', '--to', '2026-10-31'], env);
+    expect(again.stdout).toMatch(new RegExp(`${summary![1]} candles \\(0 calls, 27 from the catalog\\)\\n$`));
   }, 120_000);
 
   it('tarang backtest --expired-expiry with an empty cache downloads the chain and prints the result', async () => {
