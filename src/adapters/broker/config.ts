@@ -78,7 +78,7 @@ export const BrokerConfigSchema = z
     localAddress: z.string().optional(),
     /** Renew a generated token this long before its 24 hours run out. */
     renewBeforeMs: z.number().int().min(0).default(30 * 60_000),
-    /** Where candles and instrument masters are cached; default ~/.cache/tarang. */
+    /** Where instrument masters are cached; default ~/.cache/tarang (downloaded candles go into the candle catalog). */
     cacheDir: z.string().optional(),
     ws: z
       .object({

@@ -3,8 +3,7 @@
  * instruments by scrip code, expired contracts by trading symbol), with costs, a JSON and an HTML
  * report, or a parameter sweep on all cores. See backtest/README.md.
  */
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { createRequire } from 'node:module';
 import type CliProgress from 'cli-progress';
@@ -23,8 +22,8 @@ import type { BrokerClient } from '../../adapters/broker/client.js';
 import { backtest } from '../../../backtest/backtest.js';
 import { chargeModel } from '../../../backtest/charges/charge-preset.js';
 import type { CandleSeries } from '../../../backtest/data/candle-series.js';
-import { isColumnRole, type ColumnRole } from '../../../backtest/data/csv-columns.js';
-import { loadCsvCandles, type CsvLoadOptions } from '../../../backtest/data/csv-candles.js';
+import { loadCsvCandles } from '../../../backtest/data/csv-candles.js';
+import { csvFiles, csvLoadOptions, type CsvFlags } from '../commands/csv-flags.js';
 import { describeSummary, type LoadSummary } from '../../../backtest/data/load-summary.js';
 import { instrumentsForSeries } from '../../../backtest/data/series-instruments.js';
 import { buildJsonReport, jsonText } from '../../../backtest/report/backtest-result.js';
@@ -36,23 +35,16 @@ import { formatZodIssues } from '../../core/zod-issues.js';
 import { parseIstDate } from '../../core/date-input.js';
 import { IntradayExitAtInput, SquareOffTimesInput } from '../../risk/rules/square-off.js';
 
-export interface BacktestFlags {
+export interface BacktestFlags extends CsvFlags {
   data?: string[];
+  catalog?: string;
   symbol?: string[];
   expired?: string[];
   expiredExpiry?: string;
   strikes: string;
   segment: 'NFO' | 'BFO';
-  interval?: string;
   from?: string;
   to?: string;
-  columns?: string;
-  map?: string[];
-  instrument?: string;
-  dateOrder: 'dmy' | 'ymd' | 'mdy';
-  label: 'start' | 'end';
-  session: 'auto' | 'regular' | 'all';
-  skipBadRows?: boolean;
   tick?: string;
   lot?: string;
   strategy: string;
@@ -75,14 +67,6 @@ export interface BacktestFlags {
   heatmap?: string;
   progress: boolean;
   cache: boolean;
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 function flagError(flag: string, message: string): ConfigError {
@@ -168,40 +152,30 @@ interface LoadedData {
 }
 
 async function loadData(f: BacktestFlags, rawParams: Readonly<Record<string, unknown>>): Promise<LoadedData> {
-  const sources = [f.data?.length ? 'data' : undefined, f.symbol?.length ? 'symbol' : undefined, f.expired?.length ? 'expired' : undefined, f.expiredExpiry ? 'expired-expiry' : undefined].filter(Boolean);
-  if (sources.length === 0) throw new ConfigError('backtest: give the candles with --data FILE.csv, --symbol NSE_2885, --expired <trading_symbol> or --expired-expiry NIFTY:YYYY-MM-DD', {});
-  if (sources.length > 1) throw new ConfigError(`backtest: use one of --data, --symbol, --expired and --expired-expiry, not ${sources.map((s) => `--${s}`).join(' and ')}`, {});
+  const download = Boolean(f.symbol?.length || f.expired?.length || f.expiredExpiry);
+  // --catalog (or --instrument alone) reads the catalog; next to a download it says where downloads go.
+  const readCatalog = !download && !f.data?.length && (f.catalog !== undefined || (f.instrument?.length ?? 0) > 0);
+  if (f.data?.length && f.catalog !== undefined) throw flagError('catalog', 'reads candles already in a catalog; to put CSV files in one, run tarang data import FILE');
+  const sources = [f.data?.length ? 'data' : undefined, readCatalog ? 'catalog' : undefined, f.symbol?.length ? 'symbol' : undefined, f.expired?.length ? 'expired' : undefined, f.expiredExpiry ? 'expired-expiry' : undefined].filter(Boolean);
+  if (sources.length === 0) throw new ConfigError('backtest: give the candles with --data FILE.csv, --catalog DIR --instrument ID, --symbol NSE_2885, --expired <trading_symbol> or --expired-expiry NIFTY:YYYY-MM-DD', {});
+  if (sources.length > 1) throw new ConfigError(`backtest: use one of --data, --catalog, --symbol, --expired and --expired-expiry, not ${sources.map((s) => `--${s}`).join(' and ')}`, {});
   if (f.interval !== undefined && !isInterval(f.interval)) throw flagError('interval', `not a candle interval: ${f.interval} (e.g. 1minute, 5minute, 1day)`);
   const from = f.from !== undefined ? dateFlag('from', f.from) : undefined;
   // --to is inclusive of its day for people: 2025-06-30 means through the close of the 30th.
   const to = f.to !== undefined ? dateFlag('to', f.to) + 86_400_000 : undefined;
   if (from !== undefined && to !== undefined && to <= from) throw flagError('to', 'is before --from');
 
+  if (readCatalog) {
+    const csvOnly = [f.columns !== undefined ? 'columns' : undefined, f.map?.length ? 'map' : undefined, f.skipBadRows ? 'skip-bad-rows' : undefined].find(Boolean);
+    if (csvOnly) throw flagError(csvOnly, 'reads CSV files; the catalog holds series already read (give it to tarang data import)');
+    const { loadFromCatalog } = await import('./backtest-catalog.js');
+    return loadFromCatalog(f.catalog, f.instrument ?? [], f.interval as Interval | undefined, from, to);
+  }
   if (f.data?.length) {
-    const map: Partial<Record<ColumnRole, string>> = {};
-    for (const [role, header] of keyValues('map', f.map)) {
-      if (!isColumnRole(role)) throw flagError('map', `unknown role ${JSON.stringify(role)}; roles: date, time, open, high, low, close, volume, oi, symbol, expiry, strike, optionType, lot`);
-      map[role] = header;
-    }
-    const opts: CsvLoadOptions = {
-      ...(f.columns ? { columns: f.columns.split(',').map((c) => c.trim()) } : {}),
-      ...(Object.keys(map).length ? { map } : {}),
-      ...(f.instrument ? { instrument: f.instrument } : {}),
-      ...(f.interval ? { interval: f.interval as Interval } : {}),
-      label: f.label,
-      session: f.session,
-      badRows: f.skipBadRows ? 'skip' : 'error',
-      sixDigit: f.dateOrder === 'ymd' ? 'ymd' : 'dmy',
-      dayFirst: f.dateOrder !== 'mdy',
-      ...(from !== undefined ? { from } : {}),
-      ...(to !== undefined ? { to } : {}),
-    };
+    const opts = csvLoadOptions(f, { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) });
     const series: CandleSeries[] = [];
     const summaries: LoadSummary[] = [];
-    // A folder stands for the CSV files in it.
-    const files = f.data.flatMap((d) => (isDirectory(d) ? readdirSync(d).filter((n) => /\.csv$/i.test(n)).sort().map((n) => join(d, n)) : [d]));
-    if (files.length === 0) throw flagError('data', `no .csv file in ${f.data.join(', ')}`);
-    for (const file of files) {
+    for (const file of csvFiles('data', f.data)) {
       const r = loadCsvCandles(file, opts);
       series.push(...r.series);
       summaries.push(r.summary);
@@ -218,7 +192,7 @@ async function loadData(f: BacktestFlags, rawParams: Readonly<Record<string, unk
   if (from === undefined || to === undefined) throw new ConfigError('backtest: --from and --to are required with --symbol, --expired and --expired-expiry', {});
   const { loadBrokerConfig } = await import('../../adapters/broker/config.js');
   const { createBroker } = await import('../../adapters/broker/broker.js');
-  const { defaultCacheDir } = await import('../../adapters/broker/helpers/cache-dir.js');
+  const { downloadCatalog } = await import('./backtest-catalog.js');
   const { loadBrokerCandles } = await import('../../../backtest/data/broker-source.js');
   const { resolveExpiredContracts } = await import('../../../backtest/data/expired-contracts.js');
   const { defaultStateDir } = await import('../../core/state-dir.js');
@@ -246,7 +220,7 @@ async function loadData(f: BacktestFlags, rawParams: Readonly<Record<string, unk
         to,
         strikes: wholeNumber('strikes', f.strikes, 1),
         segment: f.segment,
-        ...(f.cache ? { cacheDir: defaultCacheDir() } : {}),
+        ...(f.cache ? { catalog: downloadCatalog(f.catalog) } : {}),
         session: f.session,
         onProgress: (_code, d, t) => bar.update(d, t),
       });
@@ -260,7 +234,7 @@ async function loadData(f: BacktestFlags, rawParams: Readonly<Record<string, unk
       from,
       to,
       ...(f.expired?.length ? { expired: true } : {}),
-      ...(f.cache ? { cacheDir: defaultCacheDir() } : {}),
+      ...(f.cache ? { catalog: downloadCatalog(f.catalog) } : {}),
       session: f.session,
       onProgress: (_code, d, t) => bar.update(d, t),
     });

@@ -7,14 +7,14 @@
 import { Option, type Command } from 'commander';
 import { RANK_METRICS } from '../../../backtest/sweep/sweep-rank.js';
 import { lazyAction } from '../lazy-action.js';
-
-const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
+import { addCsvReadingOptions, collect } from './csv-flags.js';
 
 export function register(program: Command): void {
-  program
+  const cmd = program
     .command('backtest')
     .description('run a strategy over historical candles (CSV files, the broker, or expired contracts) and report fills, trades and metrics')
     .option('--data <file|folder>', 'candle CSV file, or a folder of them (repeatable); a Symbol column holds several instruments', collect)
+    .option('--catalog <dir>', 'the candle catalog (default ~/.tarang/catalog): the source with --instrument, where downloads go with --symbol/--expired')
     .option('--symbol <code>', 'scrip code to download through the broker (repeatable), e.g. NSE_2885', collect)
     .option('--expired <trading_symbol>', 'expired F&O contract by trading symbol (repeatable), e.g. NIFTY24DEC24000CE', collect)
     .option('--expired-expiry <underlying:date>', 'an option strategy on one expired expiry, e.g. NIFTY:2026-11-18: its contracts near the underlying and their candles (default interval 1minute)')
@@ -23,13 +23,8 @@ export function register(program: Command): void {
     .option('--interval <interval>', 'candle interval (required with --symbol/--expired; inferred for CSV)')
     .option('--from <date>', 'first day, YYYY-MM-DD (IST)')
     .option('--to <date>', 'last day, YYYY-MM-DD (IST), inclusive')
-    .option('--columns <names>', 'column names of a CSV without a header, e.g. date,open,high,low,close,volume')
-    .option('--map <role=Header>', 'use a named column for a role, e.g. volume=qty (repeatable)', collect)
-    .option('--instrument <id>', 'instrument id for a one-instrument CSV (default: the file name)')
-    .addOption(new Option('--date-order <order>', 'reading of 6-digit and slashed dates').choices(['dmy', 'ymd', 'mdy']).default('dmy'))
-    .addOption(new Option('--label <label>', 'CSV bars labelled by their start or end time').choices(['start', 'end']).default('start'))
-    .addOption(new Option('--session <filter>', 'bars outside 09:15-15:30: auto drops a day\'s stale (flat, no volume) ones, regular drops all, all keeps all').choices(['auto', 'regular', 'all']).default('auto'))
-    .option('--skip-bad-rows', 'skip and list malformed CSV rows instead of stopping at the first')
+    .option('--instrument <id>', 'with --catalog: a series to read (repeatable); with --data: the id of a one-instrument CSV (default: the file name)', collect);
+  addCsvReadingOptions(cmd)
     .option('--tick <rupees>', 'tick size of CSV instruments (default 0.05)')
     .option('--lot <n>', 'lot size of CSV instruments without one (default 1)')
     .option('--strategy <name|file>', 'strategy name, or a strategy file (.ts/.js; relative, absolute or file: URL)', 'sma-cross')
@@ -51,6 +46,6 @@ export function register(program: Command): void {
     .option('--top <n>', 'sweep rows to print', '10')
     .option('--heatmap <x,y>', 'the two swept parameters on the sweep report\'s heatmap (default: the first two --sweep)')
     .option('--no-progress', 'no progress bar')
-    .option('--no-cache', 'do not use the candle download cache')
+    .option('--no-cache', 'do not read or write downloads in the catalog')
     .action(lazyAction(async () => (await import('../actions/backtest.js')).runBacktest));
 }

@@ -1,7 +1,7 @@
 /**
  * `tarang candles NSE_2885 --interval 5minute --from 2026-01-01 --to 2026-02-01 [--csv FILE]`:
- * historical candles for any range, paged by the interval's maximum range, cached on disk, with a
- * progress bar on a terminal.
+ * historical candles for any range, paged by the interval's maximum range, kept in the candle
+ * catalog (`--catalog DIR`, default ~/.tarang/catalog), with a progress bar on a terminal.
  */
 import type { Command } from 'commander';
 import { withConnection } from '../../adapters/broker/connection-flags.js';
@@ -18,6 +18,7 @@ export function register(program: Command): void {
       .requiredOption('--from <date>', 'first day, YYYY-MM-DD')
       .requiredOption('--to <date>', 'last day, YYYY-MM-DD (inclusive)')
       .option('--csv <file>', 'write the candles to a CSV file')
-      .option('--no-cache', 'do not read or write the disk cache'),
+      .option('--catalog <dir>', 'the candle catalog downloads go into and are read back from (default ~/.tarang/catalog)')
+      .option('--no-cache', 'do not read or write the catalog'),
   ).action(lazyAction(async () => (await import('../actions/candles.js')).candles));
 }

@@ -15,6 +15,7 @@ import { register as order } from './order.js';
 import { register as instruments } from './instruments.js';
 import { register as contracts } from './contracts.js';
 import { register as candles } from './candles.js';
+import { register as data } from './data.js';
 import { register as token } from './token.js';
 
 export function registerCommands(program: Command): void {
@@ -30,5 +31,6 @@ export function registerCommands(program: Command): void {
   instruments(program);
   contracts(program);
   candles(program);
+  data(program);
   token(program);
 }

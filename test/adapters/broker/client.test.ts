@@ -9,6 +9,7 @@ import { fetchCandleRange } from '../../../src/adapters/broker/helpers/candles.j
 import { contractPages, searchContracts } from '../../../src/adapters/broker/helpers/contracts.js';
 import { loadInstrumentMaster } from '../../../src/adapters/broker/helpers/instrument-master.js';
 import { DAY_MS, addDays, istDate } from '../../../src/core/time.js';
+import { CandleCatalog } from '../../../src/adapters/catalog/index.js';
 
 let h: Harness;
 let cacheDir: string;
@@ -117,11 +118,12 @@ describe('instruments and contracts', () => {
 });
 
 describe('historical candles', () => {
-  it('pages a long range by the interval maximum, merges without duplicates and caches past windows', async () => {
+  it('pages a long range by the interval maximum, merges without duplicates and keeps past windows in the catalog', async () => {
+    const catalog = new CandleCatalog(join(cacheDir, 'catalog'));
     const now = h.sim.clock.now();
     const from = now - 20 * DAY_MS;
     const to = now - 2 * DAY_MS;
-    const r = await fetchCandleRange(h.broker.client, h.sim.clock, { code: 'NSE_2885', interval: '15minute', from, to, cacheDir });
+    const r = await fetchCandleRange(h.broker.client, h.sim.clock, { code: 'NSE_2885', interval: '15minute', from, to, catalog });
     expect(r.calls).toBe(3); // 18 days at 7 days a call
     expect(r.candles.length).toBeGreaterThan(50);
     const starts = r.candles.map((c) => c.start);
@@ -129,11 +131,15 @@ describe('historical candles', () => {
     expect([...starts].sort((a, b) => a - b)).toEqual(starts);
     expect(starts[0]!).toBeGreaterThanOrEqual(from);
     expect(starts.at(-1)!).toBeLessThan(to);
-    const again = await fetchCandleRange(h.broker.client, h.sim.clock, { code: 'NSE_2885', interval: '15minute', from, to, cacheDir });
+    const again = await fetchCandleRange(h.broker.client, h.sim.clock, { code: 'NSE_2885', interval: '15minute', from, to, catalog });
     expect(again.calls).toBe(0);
     expect(again.cacheHits).toBe(3);
     expect(again.candles).toEqual(r.candles);
-    expect((await readdir(join(cacheDir, 'candles', 'NSE_2885', '15minute'))).length).toBe(3);
+    // Parquet per month (with its column image) and the manifest that records the windows downloaded.
+    const files = await readdir(join(cacheDir, 'catalog', '15minute', 'NSE_2885'));
+    expect(files.filter((f) => f.endsWith('.parquet')).length).toBeGreaterThanOrEqual(1);
+    expect(catalog.manifest('NSE_2885', '15minute')!.covered).toEqual([[from, to]]);
+    catalog.close();
   });
 
   it('reads several scrip codes in one call', async () => {
