@@ -3,7 +3,7 @@
  * per IST calendar month, a manifest beside them, and a column image of each month for fast reads.
  *
  *   <catalog>/<interval>/<instrument>/2024-01.parquet    the candles (the truth; DuckDB reads and queries it)
- *   <catalog>/<interval>/<instrument>/2024-01.cols       the same month as CandleSeries columns (a cache)
+ *   <catalog>/<interval>/<instrument>/2024-01.arrow      the same month as Arrow IPC columns (a cache)
  *   <catalog>/<interval>/<instrument>/manifest.json      months, row counts, ranges downloaded
  *
  * A month is the IST month of a bar's start, so a month's file holds exactly the bars a user of
@@ -46,7 +46,7 @@ export function partitionFile(catalog: string, interval: Interval, instrument: s
 }
 
 export function columnImageFile(parquetFile: string): string {
-  return parquetFile.replace(/\.parquet$/, '.cols');
+  return parquetFile.replace(/\.parquet$/, '.arrow');
 }
 
 export function manifestFile(catalog: string, interval: Interval, instrument: string): string {

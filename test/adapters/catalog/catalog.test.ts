@@ -2,6 +2,7 @@
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { tableFromIPC } from 'apache-arrow';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CandleCatalog, CatalogError, queryCatalog, type CandleColumnsIn } from '../../../src/adapters/catalog/index.js';
 import { bucketEnd } from '../../../src/core/candles.js';
@@ -42,7 +43,7 @@ describe('candle catalog', () => {
     const c = candles(first, 20, 2_500_000_00, true); // ₹25,00,000.00: above 2^31 paise
     const w = await catalog.write('NSE_1333', '1minute', c, { source: 'test' });
     expect(w.months).toEqual(['2024-01', '2024-02']);
-    expect(readdirSync(join(dir, '1minute', 'NSE_1333')).sort()).toEqual(['2024-01.cols', '2024-01.parquet', '2024-02.cols', '2024-02.parquet', 'manifest.json']);
+    expect(readdirSync(join(dir, '1minute', 'NSE_1333')).sort()).toEqual(['2024-01.arrow', '2024-01.parquet', '2024-02.arrow', '2024-02.parquet', 'manifest.json']);
     const s = await catalog.read('NSE_1333', '1minute');
     expect(s.length).toBe(20);
     for (const k of ['start', 'open', 'high', 'low', 'close', 'volume', 'oi'] as const) expect([...s[k]!]).toEqual([...c[k]!]);
@@ -85,12 +86,17 @@ describe('candle catalog', () => {
     const first = istDateTime('2024-03-01', '09:15');
     await catalog.write('NSE_1333', '1minute', candles(first, 10, 100_000), { source: 'test' });
     const parquet = join(dir, '1minute', 'NSE_1333', '2024-03.parquet');
-    const image = join(dir, '1minute', 'NSE_1333', '2024-03.cols');
+    const image = join(dir, '1minute', 'NSE_1333', '2024-03.arrow');
 
     // A damaged image is ignored (the Parquet file is the truth) and written again.
     writeFileSync(image, 'not an image');
     expect([...(await catalog.read('NSE_1333', '1minute')).open]).toEqual([...candles(first, 10, 100_000).open]);
     expect(statSync(image).size).toBeGreaterThan(10 * 8 * 7);
+    // Written again as a standard Arrow IPC file any Arrow reader opens: prices as int32 paise.
+    const arrow = tableFromIPC(readFileSync(image));
+    expect(arrow.numRows).toBe(10);
+    expect(arrow.schema.fields.map((f) => f.name)).toEqual(['start', 'ts', 'open', 'high', 'low', 'close', 'volume']);
+    expect([...(arrow.getChild('open')!.toArray() as Int32Array)]).toEqual([...candles(first, 10, 100_000).open]);
 
     // A corrupt Parquet file: the image no longer matches it, and DuckDB's error names the file.
     appendFileSync(parquet, 'garbage');
@@ -105,7 +111,7 @@ describe('candle catalog', () => {
     const first = istDateTime('2024-03-01', '09:15');
     await catalog.write('NSE_1333', '1minute', candles(first, 10, 100_000), { source: 'test' });
     const parquet = join(dir, '1minute', 'NSE_1333', '2024-03.parquet');
-    const image = join(dir, '1minute', 'NSE_1333', '2024-03.cols');
+    const image = join(dir, '1minute', 'NSE_1333', '2024-03.arrow');
     // Swap in an image with other prices but keep it "fresh": it must not be believed once the Parquet file changes.
     const good = readFileSync(image);
     utimesSync(parquet, new Date('2030-01-01T00:00:00Z'), new Date('2030-01-01T00:00:00Z'));
