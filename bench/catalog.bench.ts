@@ -81,7 +81,7 @@ export async function run(): Promise<BenchResult[]> {
     const seriesDir = join(catalog.dir, s.interval, s.instrument);
     const coldMs: number[] = [];
     for (let k = 0; k < 3; k++) {
-      for (const f of readdirSync(seriesDir)) if (f.endsWith('.cols')) unlinkSync(join(seriesDir, f));
+      for (const f of readdirSync(seriesDir)) if (f.endsWith('.arrow')) unlinkSync(join(seriesDir, f));
       collect();
       t = performance.now();
       const cold = (await loadCatalogCandles(catalog, { instruments: [s.instrument] })).series[0]!;
@@ -104,7 +104,7 @@ export async function run(): Promise<BenchResult[]> {
       { metric: 'catalog read / CSV parse, CPU time (steady under load)', value: catCpuRate / csvCpuRate, unit: 'x', target: 10 },
       { metric: 'catalog read, Parquet via DuckDB (no images)', value: rate(median(coldMs)), unit: 'candles/s', note: `${median(coldMs).toFixed(0)} ms, images rebuilt` },
       { metric: 'import into the catalog (Parquet + images)', value: rate(importMs), unit: 'candles/s', note: `${importMs.toFixed(0)} ms` },
-      { metric: 'Parquet size / CSV size', value: parquetBytes / statSync(csv).size, unit: 'x', note: `${(parquetBytes / 2 ** 20).toFixed(1)} MiB of Parquet, ${(dirBytes(catalog.dir, '.cols') / 2 ** 20).toFixed(1)} MiB of images` },
+      { metric: 'Parquet size / CSV size', value: parquetBytes / statSync(csv).size, unit: 'x', note: `${(parquetBytes / 2 ** 20).toFixed(1)} MiB of Parquet, ${(dirBytes(catalog.dir, '.arrow') / 2 ** 20).toFixed(1)} MiB of images` },
     ];
   } finally {
     catalog.close();

@@ -42,8 +42,10 @@ export function writeColumnImage(file: string, meta: ImageMeta, columns: Readonl
   const rows = meta.rows;
   const data: Record<string, Int32Array | Float64Array> = {};
   for (const [name, a] of columns) {
+    // Copies, never views: apache-arrow's IPC writer miscounts body bytes when two columns share
+    // one buffer (seen with the same Float64Array as two columns), and a view's offset must not leak.
     const values = a.subarray(0, rows);
-    data[name] = fitsInt32(values, rows) ? Int32Array.from(values) : values;
+    data[name] = fitsInt32(values, rows) ? Int32Array.from(values) : values.slice();
   }
   const built = makeTable(data);
   const metadata = new Map([
