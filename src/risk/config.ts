@@ -36,6 +36,7 @@ export const CheckName = {
   INSTRUMENT_HOLD: 'instrumentHold',
   INSTRUMENT: 'instrument',
   LOT_SIZE: 'lotSize',
+  FREEZE_QTY: 'freezeQty',
   TICK_SIZE: 'tickSize',
   CIRCUIT: 'circuit',
   SMART_LEG_BOUNDS: 'smartLegBounds',

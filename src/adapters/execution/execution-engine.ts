@@ -17,6 +17,8 @@
  *   old tag) is placed — never two live orders for one intent.
  * - A modify or cancel for an order the venue has not acknowledged yet is held and sent the moment
  *   its id is known (later changes fold into the held one; a cancel supersedes a held change).
+ * - With `autoSlice`, an F&O order above the freeze quantity is placed in slices, reported as the
+ *   one order asked for (auto-slice.ts).
  * - Smart orders go to the venue's smart-order calls when it has them; otherwise they are emulated
  *   (smart-emulation.ts). Trailing stops the venue ignores are trailed by trailing-stops.ts.
  * - The order path is allocation-light and closure-free (a switch per venue call, listener objects
@@ -64,6 +66,9 @@ import type { Mutable } from './mutable.js';
 import { WriteTracker } from './write-tracker.js';
 import { BrokerSquareOffs } from './broker-square-off.js';
 import { isBrokerSquareOff } from '../../risk/rules/square-off.js';
+import type { InstrumentLookup } from '../../core/instruments.js';
+import { AutoSlicer, type SliceRouter } from './auto-slice.js';
+import type { NewOrder } from './order-record.js';
 
 export type { DayReconcileResult } from './reconciler.js';
 
@@ -83,6 +88,8 @@ export interface ExecutionEngineOptions {
   readonly marginOf?: MarginOf;
   readonly store?: Store;
   readonly log?: Logger;
+  /** Lot sizes and underlyings, for auto-slicing (`config.autoSlice`; without them nothing is sliced). */
+  readonly instruments?: InstrumentLookup;
 }
 
 interface OrderChange {
@@ -110,7 +117,7 @@ interface PendingReplace {
   readonly newTag: string;
 }
 
-export class ExecutionEngine implements HeldChanges, LegRouter {
+export class ExecutionEngine implements HeldChanges, LegRouter, SliceRouter {
   private readonly clock: Clock;
   private readonly bus: EventBus;
   private readonly venue: ExecutionVenue;
@@ -132,6 +139,7 @@ export class ExecutionEngine implements HeldChanges, LegRouter {
   private readonly emulation: SmartEmulation;
   private readonly reconciler: Reconciler;
   private readonly squareOffs: BrokerSquareOffs;
+  private readonly slicer: AutoSlicer | undefined;
 
   constructor(options: ExecutionEngineOptions) {
     this.clock = options.clock;
@@ -152,6 +160,7 @@ export class ExecutionEngine implements HeldChanges, LegRouter {
       funds: this.funds, gaps: this.gaps, tracker: this.tracker, held: this, store: this.store, log: this.log, squareOffs: this.squareOffs,
     });
     this.replaceAt = Math.min(options.replaceAt, options.maxModifications, options.venue.capabilities.maxModifications);
+    this.slicer = this.cfg.autoSlice && options.instruments ? new AutoSlicer(this.clock, this.bus, this.orders, options.instruments, this, this.replaceAt, this.log) : undefined;
     // Cancel-and-replace fires when the order being replaced reaches a final state; fills and
     // final states move the order's funds reservation (funds.ts).
     this.bus.on('order', this);
@@ -294,11 +303,14 @@ export class ExecutionEngine implements HeldChanges, LegRouter {
 
   // ---------------------------------------------------------------------------------------------
 
-  private place(i: PlaceIntent, replaces?: string): void {
-    this.orders.create({
+  private place(i: PlaceIntent, replaces?: string, sliceOf?: string): void {
+    if (this.slicer && replaces === undefined && sliceOf === undefined && this.slicer.place(i)) return;
+    const rec: Mutable<NewOrder> = {
       tag: i.id, strategyId: i.strategyId, instrument: i.instrument, side: i.side, qty: i.qty, orderType: i.orderType,
       product: i.product, validity: i.validity, limitPrice: i.limitPrice, triggerPrice: i.triggerPrice, parentTag: undefined, leg: undefined, replaces,
-    });
+    };
+    if (sliceOf !== undefined) rec.sliceOf = sliceOf;
+    this.orders.create(rec);
     if (this.funds.known()) this.funds.reserve(i.id, i.instrument, i.side, i.qty, i.limitPrice ?? i.triggerPrice ?? this.portfolio.lastPrice(i.instrument), i.product);
     // Field by field, no conditional spreads: this runs for every order of a backtest.
     const req: Mutable<VenueOrderRequest> = { tag: i.id, instrument: i.instrument, side: i.side, qty: i.qty, orderType: i.orderType, validity: i.validity, product: i.product, isAmo: i.isAmo ?? false };
@@ -341,6 +353,7 @@ export class ExecutionEngine implements HeldChanges, LegRouter {
     const target = this.resolveTarget(i.target, i.leg);
     if (!target) return this.deny(i, DenialCode.UNKNOWN_ORDER, `no working order ${i.target}${i.leg ? ` (${i.leg})` : ''}`);
     if (isTerminalStatus(target.status)) return this.deny(i, DenialCode.UNKNOWN_ORDER, `order ${target.tag} is already ${target.status}`);
+    if (target.slices !== undefined) return this.slicer?.modify(i);
     if (!target.orderId) {
       // Not acknowledged yet: hold the change (later ones fold in) and send it once the id is known.
       const held = this.pendingModify.get(target.tag);
@@ -378,6 +391,7 @@ export class ExecutionEngine implements HeldChanges, LegRouter {
 
   /** Cancels one working order, or holds the cancel until its id is known (also the OCO sibling cancel). */
   cancelOrder(target: OrderSnapshot, intent?: Intent): void {
+    if (target.slices !== undefined) return this.slicer?.cancel(target.tag);
     if (!target.orderId) {
       // Not acknowledged yet: cancel as soon as it is (see onOrderEvent).
       this.pendingCancel.add(target.tag);
@@ -420,6 +434,7 @@ export class ExecutionEngine implements HeldChanges, LegRouter {
   }
 
   private onOrderEvent(o: OrderSnapshot): void {
+    if (o.sliceOf !== undefined) this.slicer?.onOrder(o);
     if (o.orderId && this.pendingCancel.has(o.tag)) {
       this.pendingCancel.delete(o.tag);
       this.pendingModify.delete(o.tag); // a cancel supersedes a held change
@@ -464,6 +479,19 @@ export class ExecutionEngine implements HeldChanges, LegRouter {
       this.smartTags.delete(parent);
       this.emulation.forget(parent);
     }
+  }
+
+  /** One slice of an auto-sliced order (auto-slice.ts): an ordinary order of its own. */
+  placeSlice(intent: PlaceIntent, sliceOf: string): void {
+    this.place(intent, undefined, sliceOf);
+  }
+
+  modifySlice(intent: ModifyIntent): void {
+    this.modify(intent);
+  }
+
+  denySliced(intent: ModifyIntent, code: DenialCode, reason: string): void {
+    this.deny(intent, code, reason);
   }
 
   /** A place for an emulated smart order's leg (smart-emulation.ts). */

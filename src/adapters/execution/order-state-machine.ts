@@ -26,7 +26,7 @@
  */
 import type { EventBus } from '../../core/bus/event-bus.js';
 import type { Clock } from '../../core/clock.js';
-import { isTerminalStatus, type Side } from '../../core/enums.js';
+import { isTerminalStatus, type OrderStatus, type Side } from '../../core/enums.js';
 import type { OrderSnapshot } from '../../core/events.js';
 import type { SmartLegName } from '../../core/intents.js';
 import type { Logger } from '../../core/log.js';
@@ -285,7 +285,8 @@ export class OrderStateMachine implements ForgetHooks {
 
   openCount(): number {
     let n = 0;
-    for (const r of this.open) if (r.leg === undefined || r.leg === 'entry') n++;
+    // An auto-sliced order counts as its slices (the orders the venue holds).
+    for (const r of this.open) if ((r.leg === undefined || r.leg === 'entry') && r.slices === undefined) n++;
     return n;
   }
 
@@ -293,18 +294,37 @@ export class OrderStateMachine implements ForgetHooks {
   workingQty(instrument: string, side: Side): number {
     let q = 0;
     for (const r of this.open) {
-      if (r.instrument === instrument && r.side === side && (r.leg === undefined || r.leg === 'entry')) q += r.qty - Math.max(r.fillQty, r.reportedFilled);
+      if (r.instrument === instrument && r.side === side && (r.leg === undefined || r.leg === 'entry') && r.slices === undefined) q += r.qty - Math.max(r.fillQty, r.reportedFilled);
     }
     return q;
   }
 
-  /** Working orders, optionally of one strategy and/or instrument. */
+  /**
+   * Working orders, optionally of one strategy and/or instrument. An auto-sliced order is listed
+   * as the one order asked for, not as its slices (cancelling it cancels them).
+   */
   openOrders(strategyId?: string, instrument?: string): OrderSnapshot[] {
     const out: OrderSnapshot[] = [];
     for (const r of this.open) {
+      if (r.sliceOf !== undefined) continue;
       if ((strategyId === undefined || r.strategyId === strategyId) && (instrument === undefined || r.instrument === instrument)) out.push(r.snapshot);
     }
     return out;
+  }
+
+  /**
+   * Sets the aggregate state of an auto-sliced order from its slices (auto-slice.ts); published
+   * when it changed. Its fills are the slices' own (booked there), so only the figures are set here.
+   */
+  setSliced(tag: string, state: { readonly status: OrderStatus; readonly filledQty: number; readonly filledValue: Paise; readonly reason: string | undefined }): void {
+    const rec = this.records.get(tag);
+    if (!rec || rec.slices === undefined || isTerminalStatus(rec.status)) return;
+    rec.status = state.status;
+    rec.fillQty = rec.reportedFilled = state.filledQty;
+    rec.fillValue = state.filledValue;
+    rec.avgPrice = state.filledQty > 0 ? state.filledValue / state.filledQty : undefined;
+    rec.reason = state.reason;
+    if (differs(rec, rec.snapshot)) this.publish(rec);
   }
 
   all(): OrderSnapshot[] {

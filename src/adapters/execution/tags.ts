@@ -9,6 +9,8 @@
  *   restarts, the sequence numbers the orders of one run.
  * - A smart order's legs carry the parent's tag on the wire; their records are keyed
  *   `<tag>.sl` / `<tag>.tg` (legTag), and rootTag takes the suffix off again.
+ * - The slices of an auto-sliced order (auto-slice.ts) are orders of their own on the wire, tagged
+ *   `<tag>.s1` ... `<tag>.s10` (sliceTag): a restart finds each by its tag like any order.
  */
 import { ConfigError } from '../../core/errors.js';
 import type { SmartLegName } from '../../core/intents.js';
@@ -28,6 +30,11 @@ export function rootTag(tag: string): string {
   return tag.replace(LEG_SUFFIX_RE, '');
 }
 
+/** The tag of slice `n` (1-based) of the auto-sliced order `tag`. */
+export function sliceTag(tag: string, n: number): string {
+  return `${tag}.s${n}`;
+}
+
 /** Throws unless `prefix` is a valid tag prefix (1-8 lower-case letters). */
 export function checkTagPrefix(prefix: string): string {
   if (!/^[a-z]{1,8}$/.test(prefix)) throw new ConfigError(`tagPrefix must be 1-8 lower-case letters, got ${JSON.stringify(prefix)}`);
@@ -36,7 +43,7 @@ export function checkTagPrefix(prefix: string): string {
 
 /** Matches our tags (legs included) of one prefix; group 1 is the run, group 2 the sequence. */
 export function tagPattern(prefix: string): RegExp {
-  return new RegExp(`^${prefix}([0-9a-z]+)-([0-9a-z]+)(?:\\.(?:sl|tg))?$`);
+  return new RegExp(`^${prefix}([0-9a-z]+)-([0-9a-z]+)(?:\\.(?:sl|tg|s[0-9]+))?$`);
 }
 
 const patterns = new Map<string, RegExp>();

@@ -8,6 +8,7 @@ import { instrumentCheck } from './instrument.js';
 import { intradayCutoffCheck } from './intraday-cutoff.js';
 import { instrumentHoldCheck } from './instrument-hold.js';
 import { lotSizeCheck } from './lot-size.js';
+import { freezeQtyCheck } from './freeze-quantity.js';
 import { maxOpenOrdersCheck } from './max-open-orders.js';
 import { maxOrderValueCheck } from './max-order-value.js';
 import { maxPositionCheck } from './max-position.js';
@@ -22,6 +23,7 @@ export const CHECKS: Readonly<Record<CheckName, RiskCheck>> = {
   instrumentHold: instrumentHoldCheck,
   instrument: instrumentCheck,
   lotSize: lotSizeCheck,
+  freezeQty: freezeQtyCheck,
   tickSize: tickSizeCheck,
   circuit: circuitCheck,
   smartLegBounds: smartLegBoundsCheck,
@@ -36,6 +38,6 @@ export const CHECKS: Readonly<Record<CheckName, RiskCheck>> = {
 };
 
 export {
-  circuitCheck, dailyLossCheck, fundsCheck, instrumentCheck, intradayCutoffCheck, instrumentHoldCheck, lotSizeCheck, maxOpenOrdersCheck, maxOrderValueCheck,
+  circuitCheck, dailyLossCheck, freezeQtyCheck, fundsCheck, instrumentCheck, intradayCutoffCheck, instrumentHoldCheck, lotSizeCheck, maxOpenOrdersCheck, maxOrderValueCheck,
   maxPositionCheck, modificationCapCheck, orderRateCheck, smartLegBoundsCheck, tickSizeCheck, tradingStateCheck,
 };

@@ -67,6 +67,7 @@ import {
   checkQty,
   checkStopLimit,
   circuitRefusal,
+  freezeRefusal,
   ORDER_TYPES,
   PRODUCTS,
   SIDES,
@@ -263,6 +264,7 @@ export class MatchingEngine {
     }
     const book = st.book(o.instrument);
     const refusal =
+      (qty !== o.qty ? freezeRefusal(o.instrument, qty, now) : undefined) ??
       circuitRefusal(book, limitPrice) ??
       (o.phase === Phase.TRIGGER && changes.triggerPrice !== undefined ? stopSideRefusal(book, o.side, changes.triggerPrice) : undefined);
     if (refusal) throw new VenueOrderError(refusal, { orderId });

@@ -22,7 +22,7 @@ import { Phase, TERMINAL, snapshot, smartSnapshot, type Book, type Fill, type Or
 import { entryEnded, onSmartFill } from './smart-orders.js';
 import type { BookLevel, Depth, MarketUpdate, SimEvent, SimListener, SimSettlement, SimTrade, SmartLeg, UpdateMode } from './types.js';
 import { SmartStatus } from './venue-status.js';
-import { circuitRefusal, stopSideRefusal } from './validation.js';
+import { circuitRefusal, freezeRefusal, stopSideRefusal } from './validation.js';
 import { squareOffTimes, type SquareOffSegment, type SquareOffTimes } from '../../../risk/rules/square-off.js';
 import { cutoffRefusal } from './square-off.js';
 
@@ -110,6 +110,8 @@ export class MatchingState {
     const book = this.book(o.instrument);
     if (o.isAmo && this.sessionOpen) return this.refuse(o, now, 'AMO orders are accepted only outside market hours');
     if (!o.isAmo && !this.sessionOpen) return this.refuse(o, now, 'Market is closed: place an after-market order (AMO) instead');
+    const freeze = freezeRefusal(o.instrument, o.qty, now);
+    if (freeze) return this.refuse(o, now, freeze);
     if (this.squaredOff.size > 0) {
       const cutoff = cutoffRefusal(this, o);
       if (cutoff) return this.refuse(o, now, cutoff);
