@@ -97,16 +97,16 @@ export class AutoSlicer {
     const g = this.groups.get(o.sliceOf);
     if (!g) return;
     let filledQty = 0;
-    let filledValue = 0;
     let done = 0;
     let working = false;
+    let settling = false;
     let cancelled = false;
     const refused: string[] = [];
     g.slices.forEach((tag, k) => {
       const s = this.orders.getExact(tag);
       if (!s) return;
+      if (s.settling) settling = true;
       filledQty += s.filledQty;
-      filledValue += s.filledValue;
       if (isTerminalStatus(s.status)) {
         done++;
         if (s.status === 'REJECTED') refused.push(`slice ${k + 1}/${g.slices.length} (${tag}) rejected: ${s.reason ?? 'no reason given'}`);
@@ -121,14 +121,17 @@ export class AutoSlicer {
         status = filledQty === 0 && refused.length === g.slices.length ? 'REJECTED' : 'CANCELLED';
         const what = refused.length > 0 ? refused.join('; ') : cancelled ? 'slices cancelled' : 'slices ended unfilled';
         reason = `${filledQty} of ${g.qty} filled in ${g.slices.length} slices; ${what}`;
-        this.log.warn({ tag: g.tag, filledQty, qty: g.qty, refused: refused.length }, 'execution: sliced order ended partly done');
       }
-      this.groups.delete(g.tag);
+      // Kept until every slice's fills are booked: those still update the aggregate.
+      if (!settling) {
+        this.groups.delete(g.tag);
+        if (status !== 'FILLED') this.log.warn({ tag: g.tag, filledQty, qty: g.qty, refused: refused.length }, 'execution: sliced order ended partly done');
+      }
     } else {
       status = filledQty > 0 ? 'PARTIALLY_FILLED' : working ? 'OPEN' : 'PENDING_NEW';
       if (refused.length > 0) reason = refused.join('; ');
     }
-    this.orders.setSliced(g.tag, { status, filledQty, filledValue, reason });
+    this.orders.setSliced(g.tag, g.slices, status, reason);
   }
 
   /** Cancels the group's working slices. */

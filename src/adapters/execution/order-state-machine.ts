@@ -313,17 +313,36 @@ export class OrderStateMachine implements ForgetHooks {
   }
 
   /**
-   * Sets the aggregate state of an auto-sliced order from its slices (auto-slice.ts); published
-   * when it changed. Its fills are the slices' own (booked there), so only the figures are set here.
+   * Sets the aggregate state of an auto-sliced order (auto-slice.ts) and sums its slices' figures:
+   * filled as reported, filled as booked (so it is `settling` while any slice is) and the booked
+   * value. Its fills are the slices' own, booked there; published when it changed.
    */
-  setSliced(tag: string, state: { readonly status: OrderStatus; readonly filledQty: number; readonly filledValue: Paise; readonly reason: string | undefined }): void {
+  setSliced(tag: string, slices: readonly string[], status: OrderStatus, reason: string | undefined): void {
     const rec = this.records.get(tag);
-    if (!rec || rec.slices === undefined || isTerminalStatus(rec.status)) return;
-    rec.status = state.status;
-    rec.fillQty = rec.reportedFilled = state.filledQty;
-    rec.fillValue = state.filledValue;
-    rec.avgPrice = state.filledQty > 0 ? state.filledValue / state.filledQty : undefined;
-    rec.reason = state.reason;
+    // A final aggregate still takes its slices' late fills (while it is settling), nothing else.
+    if (!rec || rec.slices === undefined || (isTerminalStatus(rec.status) && rec.reportedFilled <= rec.fillQty)) return;
+    let booked = 0;
+    let reported = 0;
+    let value = 0;
+    for (const t of slices) {
+      const s = this.records.get(t);
+      if (s) {
+        booked += s.fillQty;
+        reported += Math.max(s.fillQty, s.reportedFilled);
+        value += s.fillValue;
+      } else {
+        const snap = this.finished.sessionFinal(t)?.snapshot;
+        booked += snap?.filledQty ?? 0;
+        reported += snap?.filledQty ?? 0;
+        value += snap?.filledValue ?? 0;
+      }
+    }
+    rec.status = status;
+    rec.fillQty = booked;
+    rec.reportedFilled = reported;
+    rec.fillValue = value;
+    rec.avgPrice = booked > 0 ? value / booked : undefined;
+    rec.reason = reason;
     if (differs(rec, rec.snapshot)) this.publish(rec);
   }
 
@@ -523,7 +542,8 @@ export class OrderStateMachine implements ForgetHooks {
     rec.snapshot = snap;
     const terminal = isTerminalStatus(rec.status);
     if (terminal) this.open.delete(rec);
-    if (rec.reportedFilled > rec.fillQty) this.gaps.add(rec);
+    // An auto-sliced order's gap is its slices' (they are in `gaps` themselves, and fetched by their ids).
+    if (rec.reportedFilled > rec.fillQty && rec.slices === undefined) this.gaps.add(rec);
     else if (this.gaps.size > 0) this.gaps.delete(rec);
     if (terminal && !rec.evictable) this.finished.add(rec);
     this.bus.publish({ type: 'order', ts: this.clock.now(), order: snap });
