@@ -91,6 +91,7 @@ export async function backtest(req: BacktestRequest): Promise<BacktestOutcome> {
     ...(req.intradayExitAt !== undefined ? { intradayExitAt: req.intradayExitAt } : {}),
     ...(req.risk ? { risk: req.risk } : {}),
     ...(req.execution ? { execution: req.execution } : {}),
+    ...(req.autoSlice !== undefined ? { autoSlice: req.autoSlice } : {}),
     ...(req.log ? { log: req.log } : {}),
     ...(req.onProgress ? { onProgress: req.onProgress } : {}),
   });

@@ -72,6 +72,8 @@ export const BacktestSettingsSchema = z
     squareOff: SquareOffTimesInput.optional(),
     /** The engine's own intraday exit: `off`, `HH:MM`, or per segment (default 5 minutes before the square-off). */
     intradayExitAt: IntradayExitAtInput.optional(),
+    /** F&O orders above the freeze quantity are placed in slices (`execution.autoSlice`) instead of being denied. */
+    autoSlice: z.boolean().optional(),
   })
   .strict();
 export type BacktestSettings = z.input<typeof BacktestSettingsSchema>;
@@ -278,6 +280,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     trailing: input.trailing,
     squareOff: input.squareOff,
     intradayExitAt: input.intradayExitAt,
+    autoSlice: input.autoSlice,
   });
   if (!parsed.success) {
     throw new ConfigError(`backtest options: ${formatZodIssues(parsed.error)}`, {});
@@ -339,7 +342,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     strategies: input.strategies,
     log,
     risk: { ...input.risk, marketProtectionPct: settings.marketProtectionPct },
-    ...(input.execution ? { execution: input.execution } : {}),
+    ...(input.execution || settings.autoSlice !== undefined ? { execution: { ...input.execution, ...(settings.autoSlice !== undefined ? { autoSlice: settings.autoSlice } : {}) } } : {}),
     buildCandles: false,
     tagPrefix: 'bt',
     squareOffTimes: brokerSquareOff,

@@ -68,6 +68,7 @@ interface BacktestFlags {
   trailing: 'native' | 'emulated';
   squareOff?: string[];
   intradayExit?: string;
+  autoSlice?: boolean;
   json?: string;
   html?: string;
   sweep?: string[];
@@ -334,6 +335,7 @@ async function action(f: BacktestFlags, cmd: Command): Promise<void> {
     ...(f.partialFills !== undefined ? { participationRate: positiveNumber('partial-fills', f.partialFills) } : {}),
     ...(f.squareOff?.length ? { squareOff: squareOffFlag(f.squareOff) } : {}),
     ...(f.intradayExit !== undefined ? { intradayExitAt: intradayExitFlag(f.intradayExit) } : {}),
+    ...(f.autoSlice ? { autoSlice: true } : {}),
   };
   if (settings.participationRate !== undefined && settings.participationRate > 1) throw flagError('partial-fills', 'is a share of each candle\'s volume, at most 1 (e.g. 0.1)');
 
@@ -473,6 +475,7 @@ export function register(program: Command): void {
     .addOption(new Option('--trailing <mode>', 'trailing stops trailed by the venue model or emulated by the engine').choices(['native', 'emulated']).default('native'))
     .option('--square-off <segment=HH:MM>', 'the broker\'s intraday square-off time, e.g. EQUITY=15:15 (repeatable; default config/market-rules/square-off.yaml: EQUITY 15:20, FNO 15:25)', collect)
     .option('--intraday-exit <HH:MM|off>', 'the engine exits INTRADAY positions itself at this time (default: 5 minutes before each segment\'s square-off)')
+    .option('--auto-slice', 'place F&O orders above the freeze quantity as slices (at most 10) instead of having them denied (config/market-rules/freeze-quantities.yaml)')
     .option('--json <file>', 'write the JSON report')
     .option('--html <file>', 'write the self-contained HTML report (with --sweep: the sweep report, a heatmap and the ranked table)')
     .option('--sweep <name=from..to:step>', 'sweep a parameter (repeatable; also name=a,b,c)', collect)
