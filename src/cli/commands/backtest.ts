@@ -463,7 +463,7 @@ export function register(program: Command): void {
     .addOption(new Option('--session <filter>', 'bars outside 09:15-15:30: auto drops a day\'s stale (flat, no volume) ones, regular drops all, all keeps all').choices(['auto', 'regular', 'all']).default('auto'))
     .option('--skip-bad-rows', 'skip and list malformed CSV rows instead of stopping at the first')
     .option('--tick <rupees>', 'tick size of CSV instruments (default 0.05)')
-    .option('--lot <n>', 'lot size of CSV instruments without one (default 1)')
+    .option('--lot <n>', 'lot size of CSV instruments without one (default: an index contract named by trading symbol gets the lot of its expiry month, config/market-rules/lot-sizes.yaml; else 1)')
     .option('--strategy <name|file>', 'strategy name, or a strategy file (.ts/.js; relative, absolute or file: URL)', 'sma-cross')
     .option('--param <name=value>', 'strategy parameter (repeatable)', collect)
     .option('--cash <rupees>', 'starting cash in rupees: 1000000, "10,00,000" or "10 lakh"', '1000000')
