@@ -164,6 +164,8 @@ export const DenialCode = {
   FREEZE_QTY: 'FREEZE_QTY',
   TICK_SIZE: 'TICK_SIZE',
   CIRCUIT_LIMIT: 'CIRCUIT_LIMIT',
+  /** An F&O LIMIT price outside the contract's execution range around its last price. */
+  PRICE_BAND: 'PRICE_BAND',
   /** An INTRADAY order that opens or adds after the intraday square-off cutoff. */
   INTRADAY_CUTOFF: 'INTRADAY_CUTOFF',
   MAX_ORDER_VALUE: 'MAX_ORDER_VALUE',

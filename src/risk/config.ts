@@ -39,6 +39,7 @@ export const CheckName = {
   FREEZE_QTY: 'freezeQty',
   TICK_SIZE: 'tickSize',
   CIRCUIT: 'circuit',
+  PRICE_BAND: 'priceBand',
   SMART_LEG_BOUNDS: 'smartLegBounds',
   INTRADAY_CUTOFF: 'intradayCutoff',
   MODIFICATION_CAP: 'modificationCap',

@@ -2,6 +2,7 @@
 import type { CheckName } from '../config.js';
 import type { RiskCheck } from '../types.js';
 import { circuitCheck } from './circuit.js';
+import { priceBandCheck } from './price-band.js';
 import { dailyLossCheck } from './daily-loss.js';
 import { fundsCheck } from './funds.js';
 import { instrumentCheck } from './instrument.js';
@@ -26,6 +27,7 @@ export const CHECKS: Readonly<Record<CheckName, RiskCheck>> = {
   freezeQty: freezeQtyCheck,
   tickSize: tickSizeCheck,
   circuit: circuitCheck,
+  priceBand: priceBandCheck,
   smartLegBounds: smartLegBoundsCheck,
   intradayCutoff: intradayCutoffCheck,
   modificationCap: modificationCapCheck,
@@ -39,5 +41,5 @@ export const CHECKS: Readonly<Record<CheckName, RiskCheck>> = {
 
 export {
   circuitCheck, dailyLossCheck, freezeQtyCheck, fundsCheck, instrumentCheck, intradayCutoffCheck, instrumentHoldCheck, lotSizeCheck, maxOpenOrdersCheck, maxOrderValueCheck,
-  maxPositionCheck, modificationCapCheck, orderRateCheck, smartLegBoundsCheck, tickSizeCheck, tradingStateCheck,
+  maxPositionCheck, modificationCapCheck, orderRateCheck, priceBandCheck, smartLegBoundsCheck, tickSizeCheck, tradingStateCheck,
 };
