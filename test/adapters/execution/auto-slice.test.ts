@@ -38,7 +38,8 @@ async function paper(execution: ExecutionConfigInput = {}, o: { openingBalance?:
   });
   cleanup.push(() => sim.close());
   const config = parseBrokerConfig({ baseUrl: sim.baseUrl, wsUrl: sim.wsUrl, accessToken: sim.credentials.access_token, timeouts: { connectMs: 2000, requestMs: 5000, writeMs: 2000 } });
-  const broker = createBroker(config, { clock, logger: silentLogger(), limiters: new RateLimiters(clock, config.rateLimits), marketOpen: () => true });
+  const limiters = new RateLimiters(clock, config.rateLimits);
+  const broker = createBroker(config, { clock, logger: silentLogger(), limiters, marketOpen: () => true });
   cleanup.push(() => broker.close());
   const venue = new BrokerVenue(broker);
   // A NIFTY call of the nearest expiry, from the broker's F&O instrument master.
@@ -62,7 +63,7 @@ async function paper(execution: ExecutionConfigInput = {}, o: { openingBalance?:
   engine.bus.on('denied', (d) => denied.push(d));
   await engine.start();
   cleanup.push(() => engine.stop());
-  return { sim, clock, option, engine, venue, seen, denied, ctx: () => ctxRef.ctx! };
+  return { sim, clock, option, engine, venue, seen, denied, limiters, ctx: () => ctxRef.ctx! };
 }
 
 describe('freeze quantity in paper trading (simulator over HTTP)', () => {
@@ -120,5 +121,26 @@ describe('freeze quantity in paper trading (simulator over HTTP)', () => {
     // Nothing was sent twice: the broker's book has each slice once.
     const book = await p.venue.orderBook();
     expect(book.filter((o) => o.tag!.startsWith(`${tag}.`)).map((o) => o.tag).sort()).toEqual([`${tag}.s1`, `${tag}.s2`, `${tag}.s3`]);
+  });
+
+  it('keeps to the retail-algo order rate across slices: the eleventh order of a second on NSE F&O waits for the next second', async () => {
+    const p = await paper({ autoSlice: true });
+    const slice = largestSlice(1800, p.option.lotSize);
+    expect(p.sim.venue.setPrice(p.option.id, 100_00)).toMatchObject({ ok: true });
+    const first = p.ctx().buy(p.option.id, p.option.lotSize, { product: 'MARGIN', limitPrice: 101_00 });
+    await until(() => p.engine.orders.get(first)?.status === 'FILLED' && !p.engine.orders.get(first)?.settling && p.engine.portfolio.netQty(p.option.id) > 0, 'the first order filled and booked');
+    // Ten slices in the same second as the first order: one more than the threshold of 10.
+    const tag = p.ctx().buy(p.option.id, 10 * slice, { product: 'MARGIN', limitPrice: 101_00 });
+    await until(() => (p.limiters.segmentStats()['NSE FNO']?.queued ?? 0) > 0, 'a slice queued by the per-segment limiter');
+    expect(p.engine.orders.get(tag)?.status).not.toBe('FILLED');
+    p.clock.advanceBy(1000);
+    await until(() => p.engine.orders.get(tag)?.status === 'FILLED' && !p.engine.orders.get(tag)?.settling, 'all ten slices filled');
+    expect(p.engine.orders.get(tag)).toMatchObject({ filledQty: 10 * slice, slices: 10 });
+    // The broker never had to refuse one: no 429 in its request log.
+    const log = await fetch(`${p.sim.baseUrl}/sim/requests?limit=1000`, { headers: { 'x-sim-admin': p.sim.credentials.admin_key } });
+    const entries = ((await log.json()) as { data: Array<{ path: string; status: number }> }).data;
+    expect(entries.filter((e) => e.path.startsWith('/order')).length).toBeGreaterThanOrEqual(11);
+    expect(entries.some((e) => e.status === 429)).toBe(false);
+    expect(p.denied).toEqual([]);
   });
 });
