@@ -3,6 +3,7 @@
  * fills, round trips, equity curve, metrics and the report input. The CLI, the sweep workers
  * and the tests all come through here, so they cannot drift apart.
  */
+import { sliceRoot } from '../src/adapters/execution/tags.js';
 import type { ExecutionConfigInput } from '../src/adapters/execution/config.js';
 import type { InstrumentLookup } from '../src/core/instruments.js';
 import type { Logger } from '../src/core/log.js';
@@ -96,7 +97,7 @@ export async function backtest(req: BacktestRequest): Promise<BacktestOutcome> {
     ...(req.onProgress ? { onProgress: req.onProgress } : {}),
   });
   const exitTags = run.intradayExitTags;
-  const { trades, open } = pairTrades(run.fills, (tag) => (isBrokerSquareOff(tag) ? FillVia.SQUARE_OFF : exitTags.has(tag) ? FillVia.INTRADAY_EXIT : undefined));
+  const { trades, open } = pairTrades(run.fills, (tag) => (isBrokerSquareOff(tag) ? FillVia.SQUARE_OFF : exitTags.has(tag) || exitTags.has(sliceRoot(tag)) ? FillVia.INTRADAY_EXIT : undefined));
   const chargesPaid = run.fills.reduce((a, f) => a + f.charges, 0);
   const metrics = computeMetrics({
     curve: run.curve,

@@ -26,6 +26,7 @@
  * day N+1's open, a DAY limit that day N+1 does not reach expires at its close, and smart orders
  * can be placed (they cannot be AMOs). INTRADAY positions are squared off at each candle's close.
  */
+import { sliceRoot } from '../src/adapters/execution/tags.js';
 import { z } from 'zod';
 import { isIntraday } from '../src/core/candles.js';
 import { VirtualClock } from '../src/core/clock.js';
@@ -329,7 +330,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
           : exitTags.has(t.remarks)
             ? 'square-off'
             : 'signal';
-    const strategyId = strategyOfTag.get(t.remarks);
+    // A slice of an auto-sliced order (`<tag>.s<n>`) belongs to the intent of its root tag.
+    const strategyId = strategyOfTag.get(t.remarks) ?? strategyOfTag.get(sliceRoot(t.remarks));
     fills.push({ ts: t.ts, instrument: t.instrument, side: t.side, qty: t.qty, price: t.price, charges: t.charges, tag: t.remarks, orderId: t.orderId, product: t.product, via, ...(strategyId !== undefined ? { strategyId } : {}) });
   });
   const venue = new BacktestVenue(matching, { nativeTrailing: settings.trailing === 'native', clock });

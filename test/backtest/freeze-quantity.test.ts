@@ -66,4 +66,31 @@ describe('freeze quantity in the backtest', () => {
     expect([...byOrder.values()]).toEqual([1500, 1500]);
     expect([...byOrder.keys()].every((t) => /\.s[12]$/.test(t))).toBe(true);
   });
+
+  it('slices the engine\'s own intraday exit of a position above the freeze quantity, with autoSlice off', async () => {
+    const day = '2024-09-02';
+    const series = [
+      minuteSeries(FUT.id, day, [
+        ['09:15', 12_000, 12_010, 11_990, 12_000],
+        ['09:16', 12_000, 12_020, 11_995, 12_010],
+        ['15:19', 12_010, 12_030, 12_000, 12_020],
+        ['15:20', 12_020, 12_030, 12_010, 12_020],
+        ['15:21', 12_020, 12_030, 12_010, 12_020],
+      ]),
+    ];
+    const buy = market(FUT.id, 'BUY', 2800, 'INTRADAY');
+    const out = await backtest({
+      definition: scripted([FUT.id], newScript({ [`${FUT.id}@09:15`]: [buy], [`${FUT.id}@09:16`]: [buy] }), ['1minute']),
+      params: {},
+      series,
+      instruments: new InstrumentTable([FUT]),
+      charges: 'none',
+      cash: 10_000_000_000,
+    });
+    expect(out.run.denials.count).toBe(0);
+    const sells = out.run.fills.filter((f) => f.side === 'SELL');
+    expect(sells.map((f) => f.qty)).toEqual([2800, 2800]);
+    expect(sells.every((f) => /\.s[12]$/.test(f.tag) && f.strategyId !== undefined)).toBe(true);
+    expect(out.report.trades.every((t) => t.exitReason === 'intraday-exit')).toBe(true);
+  });
 });

@@ -19,7 +19,8 @@
  * - autoSlice false: an F&O order above its underlying's freeze quantity (config/market-rules/
  *   freeze-quantities.yaml) is denied by risk (FREEZE_QTY). When true, execution places it as at
  *   most 10 slices of at most the freeze quantity (whole lots), tagged `<tag>.s<n>`, and reports
- *   them to the strategy as the one order it asked for (auto-slice.ts).
+ *   them to the strategy as the one order it asked for (auto-slice.ts). The engine's own exits and
+ *   flattens are sliced whatever this says: an exit must go through.
  */
 import { z } from 'zod';
 import { ConfigError } from '../../core/errors.js';

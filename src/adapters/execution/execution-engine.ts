@@ -160,7 +160,7 @@ export class ExecutionEngine implements HeldChanges, LegRouter, SliceRouter {
       funds: this.funds, gaps: this.gaps, tracker: this.tracker, held: this, store: this.store, log: this.log, squareOffs: this.squareOffs,
     });
     this.replaceAt = Math.min(options.replaceAt, options.maxModifications, options.venue.capabilities.maxModifications);
-    this.slicer = this.cfg.autoSlice && options.instruments ? new AutoSlicer(this.clock, this.bus, this.orders, options.instruments, this, this.replaceAt, this.log) : undefined;
+    this.slicer = options.instruments ? new AutoSlicer(this.clock, this.bus, this.orders, options.instruments, this, this.replaceAt, this.log) : undefined;
     // Cancel-and-replace fires when the order being replaced reaches a final state; fills and
     // final states move the order's funds reservation (funds.ts).
     this.bus.on('order', this);
@@ -183,7 +183,7 @@ export class ExecutionEngine implements HeldChanges, LegRouter, SliceRouter {
   execute(intent: Intent): void {
     switch (intent.kind) {
       case 'place':
-        return this.place(intent);
+        return this.place(intent, undefined, undefined, this.cfg.autoSlice);
       case 'modify':
         return this.modify(intent);
       case 'cancel':
@@ -284,7 +284,7 @@ export class ExecutionEngine implements HeldChanges, LegRouter, SliceRouter {
     const attributed = new Map<string, number>();
     const close = (strategyId: string, instrument: string, product: Product, netQty: number): void => {
       if (netQty === 0) return;
-      this.place({ kind: 'place', id: this.newTag(), strategyId, instrument, side: netQty > 0 ? 'SELL' : 'BUY', qty: Math.abs(netQty), orderType: 'MARKET', validity: 'DAY', product });
+      this.place({ kind: 'place', id: this.newTag(), strategyId, instrument, side: netQty > 0 ? 'SELL' : 'BUY', qty: Math.abs(netQty), orderType: 'MARKET', validity: 'DAY', product }, undefined, undefined, true);
     };
     for (const sid of this.portfolio.strategyIds()) {
       for (const p of this.portfolio.positions(sid)) {
@@ -303,8 +303,13 @@ export class ExecutionEngine implements HeldChanges, LegRouter, SliceRouter {
 
   // ---------------------------------------------------------------------------------------------
 
-  private place(i: PlaceIntent, replaces?: string, sliceOf?: string): void {
-    if (this.slicer && replaces === undefined && sliceOf === undefined && this.slicer.place(i)) return;
+  /**
+   * `slice`: place an F&O order above the freeze quantity in slices (auto-slice.ts): strategy
+   * orders with `autoSlice`, and always the engine's own exits and flattens (an exit must go
+   * through; the broker's own square-off slices too).
+   */
+  private place(i: PlaceIntent, replaces?: string, sliceOf?: string, slice = false): void {
+    if (slice && this.slicer && this.slicer.place(i)) return;
     const rec: Mutable<NewOrder> = {
       tag: i.id, strategyId: i.strategyId, instrument: i.instrument, side: i.side, qty: i.qty, orderType: i.orderType,
       product: i.product, validity: i.validity, limitPrice: i.limitPrice, triggerPrice: i.triggerPrice, parentTag: undefined, leg: undefined, replaces,
@@ -411,7 +416,7 @@ export class ExecutionEngine implements HeldChanges, LegRouter, SliceRouter {
     const books = this.portfolio.viewFor(i.strategyId).positions().filter((p) => p.instrument === i.instrument && p.netQty !== 0 && (i.product === undefined || p.product === i.product));
     books.forEach((p, k) => {
       const tag = k === 0 ? i.id : this.newTag();
-      this.place({ kind: 'place', id: tag, strategyId: i.strategyId, instrument: i.instrument, side: p.netQty > 0 ? 'SELL' : 'BUY', qty: Math.abs(p.netQty), orderType: 'MARKET', validity: 'DAY', product: p.product });
+      this.place({ kind: 'place', id: tag, strategyId: i.strategyId, instrument: i.instrument, side: p.netQty > 0 ? 'SELL' : 'BUY', qty: Math.abs(p.netQty), orderType: 'MARKET', validity: 'DAY', product: p.product }, undefined, undefined, true);
     });
   }
 

@@ -35,6 +35,13 @@ export function sliceTag(tag: string, n: number): string {
   return `${tag}.s${n}`;
 }
 
+const SLICE_SUFFIX_RE = /\.s[0-9]+$/;
+
+/** The tag of the order a slice belongs to (`tr1-5` for `tr1-5.s2`); the tag itself for any other. */
+export function sliceRoot(tag: string): string {
+  return tag.replace(SLICE_SUFFIX_RE, '');
+}
+
 /** Throws unless `prefix` is a valid tag prefix (1-8 lower-case letters). */
 export function checkTagPrefix(prefix: string): string {
   if (!/^[a-z]{1,8}$/.test(prefix)) throw new ConfigError(`tagPrefix must be 1-8 lower-case letters, got ${JSON.stringify(prefix)}`);
