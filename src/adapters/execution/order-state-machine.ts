@@ -23,6 +23,13 @@
  * the fills add up to; when reports run ahead of fills (a stream that only gives cumulative
  * quantities, a lost fill), the order is listed in `fillGaps()` and the execution engine fetches
  * its trades, or books a synthetic fill at the reported average as a last resort.
+ *
+ * Auto-sliced orders (auto-slice.ts): the order asked for is a record that is never sent, its
+ * figures summed from its slices' records (`setSliced`); it is listed instead of its slices to
+ * strategies and cancels, and its slices instead of it in the working counts.
+ *
+ * Over 500 lines on purpose: one job, every source merged into one state per order over records
+ * only this class touches; split, the parts would share its private maps.
  */
 import type { EventBus } from '../../core/bus/event-bus.js';
 import type { Clock } from '../../core/clock.js';
