@@ -143,4 +143,30 @@ describe('freeze quantity in paper trading (simulator over HTTP)', () => {
     expect(entries.some((e) => e.status === 429)).toBe(false);
     expect(p.denied).toEqual([]);
   });
+
+  it('a slice whose answer is lost is found by its tag in the order book, never placed again', async () => {
+    const p = await paper({ autoSlice: true });
+    const slice = largestSlice(1800, p.option.lotSize);
+    expect(p.sim.venue.setPrice(p.option.id, 100_00)).toMatchObject({ ok: true });
+    // Every order write is carried out and its answer lost (a 5xx): the engine must not retry.
+    const faults = await fetch(`${p.sim.baseUrl}/sim/faults`, { method: 'POST', headers: { 'x-sim-admin': p.sim.credentials.admin_key, 'content-type': 'application/json' }, body: JSON.stringify({ lost_ack_rate: 1, lost_ack_mode: '5xx' }) });
+    expect(faults.status).toBeLessThan(300);
+    const tag = p.ctx().buy(p.option.id, 3 * slice, { product: 'MARGIN', limitPrice: 101_00 });
+    // The reconciler looks the tags up after its delays of clock time: move the clock on while waiting.
+    const drive = setInterval(() => p.clock.advanceBy(250), 20);
+    try {
+      await until(() => p.engine.orders.get(tag)?.status === 'FILLED' && !p.engine.orders.get(tag)?.settling, 'the sliced order to fill through lost answers');
+    } finally {
+      clearInterval(drive);
+    }
+    const book = await p.venue.orderBook();
+    expect(book.filter((o) => o.tag!.startsWith(`${tag}.`)).map((o) => o.tag).sort()).toEqual([`${tag}.s1`, `${tag}.s2`, `${tag}.s3`]);
+    expect(p.engine.portfolio.netQty(p.option.id)).toBe(3 * slice);
+    expect(p.engine.orders.get(tag)).toMatchObject({ filledQty: 3 * slice, slices: 3 });
+    // Each slice went out once and its answer was lost.
+    const log = await fetch(`${p.sim.baseUrl}/sim/requests?limit=1000`, { headers: { 'x-sim-admin': p.sim.credentials.admin_key } });
+    const writes = ((await log.json()) as { data: Array<{ method: string; path: string; status: number }> }).data.filter((e) => e.method === 'POST' && e.path === '/order');
+    expect(writes.map((e) => e.status)).toEqual([expect.any(Number), expect.any(Number), expect.any(Number)]);
+    expect(writes.every((e) => e.status >= 500)).toBe(true);
+  });
 });
