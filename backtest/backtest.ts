@@ -3,6 +3,8 @@
  * fills, round trips, equity curve, metrics and the report input. The CLI, the sweep workers
  * and the tests all come through here, so they cannot drift apart.
  */
+import { sliceRoot } from '../src/adapters/execution/tags.js';
+import type { ExecutionConfigInput } from '../src/adapters/execution/config.js';
 import type { InstrumentLookup } from '../src/core/instruments.js';
 import type { Logger } from '../src/core/log.js';
 import type { RiskConfigInput } from '../src/risk/config.js';
@@ -39,6 +41,8 @@ export interface BacktestRequest extends BacktestSettings {
   readonly charges: string | ChargeModel;
   readonly sources?: readonly LoadSummary[];
   readonly risk?: RiskConfigInput;
+  /** Execution options (e.g. `autoSlice`: orders above the freeze quantity placed in slices). */
+  readonly execution?: ExecutionConfigInput;
   readonly log?: Logger;
   readonly onProgress?: (done: number, total: number) => void;
   /** The command line, shown in the HTML report's settings. */
@@ -87,11 +91,13 @@ export async function backtest(req: BacktestRequest): Promise<BacktestOutcome> {
     ...(req.squareOff !== undefined ? { squareOff: req.squareOff } : {}),
     ...(req.intradayExitAt !== undefined ? { intradayExitAt: req.intradayExitAt } : {}),
     ...(req.risk ? { risk: req.risk } : {}),
+    ...(req.execution ? { execution: req.execution } : {}),
+    ...(req.autoSlice !== undefined ? { autoSlice: req.autoSlice } : {}),
     ...(req.log ? { log: req.log } : {}),
     ...(req.onProgress ? { onProgress: req.onProgress } : {}),
   });
   const exitTags = run.intradayExitTags;
-  const { trades, open } = pairTrades(run.fills, (tag) => (isBrokerSquareOff(tag) ? FillVia.SQUARE_OFF : exitTags.has(tag) ? FillVia.INTRADAY_EXIT : undefined));
+  const { trades, open } = pairTrades(run.fills, (tag) => (isBrokerSquareOff(tag) ? FillVia.SQUARE_OFF : exitTags.has(tag) || exitTags.has(sliceRoot(tag)) ? FillVia.INTRADAY_EXIT : undefined));
   const chargesPaid = run.fills.reduce((a, f) => a + f.charges, 0);
   const metrics = computeMetrics({
     curve: run.curve,

@@ -26,6 +26,7 @@
  * day N+1's open, a DAY limit that day N+1 does not reach expires at its close, and smart orders
  * can be placed (they cannot be AMOs). INTRADAY positions are squared off at each candle's close.
  */
+import { sliceRoot } from '../src/adapters/execution/tags.js';
 import { z } from 'zod';
 import { isIntraday } from '../src/core/candles.js';
 import { VirtualClock } from '../src/core/clock.js';
@@ -72,6 +73,8 @@ export const BacktestSettingsSchema = z
     squareOff: SquareOffTimesInput.optional(),
     /** The engine's own intraday exit: `off`, `HH:MM`, or per segment (default 5 minutes before the square-off). */
     intradayExitAt: IntradayExitAtInput.optional(),
+    /** F&O orders above the freeze quantity are placed in slices (`execution.autoSlice`) instead of being denied. */
+    autoSlice: z.boolean().optional(),
   })
   .strict();
 export type BacktestSettings = z.input<typeof BacktestSettingsSchema>;
@@ -278,6 +281,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     trailing: input.trailing,
     squareOff: input.squareOff,
     intradayExitAt: input.intradayExitAt,
+    autoSlice: input.autoSlice,
   });
   if (!parsed.success) {
     throw new ConfigError(`backtest options: ${formatZodIssues(parsed.error)}`, {});
@@ -326,7 +330,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
           : exitTags.has(t.remarks)
             ? 'square-off'
             : 'signal';
-    const strategyId = strategyOfTag.get(t.remarks);
+    // A slice of an auto-sliced order (`<tag>.s<n>`) belongs to the intent of its root tag.
+    const strategyId = strategyOfTag.get(t.remarks) ?? strategyOfTag.get(sliceRoot(t.remarks));
     fills.push({ ts: t.ts, instrument: t.instrument, side: t.side, qty: t.qty, price: t.price, charges: t.charges, tag: t.remarks, orderId: t.orderId, product: t.product, via, ...(strategyId !== undefined ? { strategyId } : {}) });
   });
   const venue = new BacktestVenue(matching, { nativeTrailing: settings.trailing === 'native', clock });
@@ -339,7 +344,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     strategies: input.strategies,
     log,
     risk: { ...input.risk, marketProtectionPct: settings.marketProtectionPct },
-    ...(input.execution ? { execution: input.execution } : {}),
+    ...(input.execution || settings.autoSlice !== undefined ? { execution: { ...input.execution, ...(settings.autoSlice !== undefined ? { autoSlice: settings.autoSlice } : {}) } } : {}),
     buildCandles: false,
     tagPrefix: 'bt',
     squareOffTimes: brokerSquareOff,

@@ -3,7 +3,9 @@
  * layer and the matching engine need a lot size, a tick size and a kind for every instrument.
  * Defaults: NSE cash equity, lot 1, tick 5 paise. An id that looks like an NSE option or future
  * trading symbol (`NIFTY21FEB15000CE`, `BANKNIFTY24JANFUT`) becomes an F&O contract, with the lot
- * size read from the file when it had one. A scrip code with a known instrument (from the
+ * size read from the file when it had one, else the `lotSize` default, else for an index the lot
+ * its contracts of that expiry month had (config/market-rules/lot-sizes.yaml): a 2024 NIFTY
+ * contract trades in lots of 25 or 50, not today's. A scrip code with a known instrument (from the
  * adapter's master) should be passed in `known` instead.
  */
 import { ConfigError } from '../../src/core/errors.js';
@@ -11,6 +13,7 @@ import type { Instrument, InstrumentKind, InstrumentLookup } from '../../src/cor
 import { InstrumentTable, parseScripCode } from '../../src/core/instruments.js';
 import type { Paise } from '../../src/core/money.js';
 import type { CandleSeries } from './candle-series.js';
+import { indexLotSize } from '../../src/risk/rules/lot-sizes.js';
 
 export interface InstrumentDefaults {
   readonly lotSize?: number;
@@ -31,7 +34,8 @@ export function instrumentForSeries(s: CandleSeries, d: InstrumentDefaults = {})
     const [, base = '', yy = '', mon = '', strike, optType] = m;
     const kind: InstrumentKind = INDEX_NAMES.has(base) ? (optType ? 'OPTIDX' : 'FUTIDX') : optType ? 'OPTSTK' : 'FUTSTK';
     const month = String(MONTH.indexOf(mon) + 1).padStart(2, '0');
-    const lotSize = s.lotSize ?? d.lotSize ?? 1;
+    // The symbol names the month, not the day: the lot of a contract expiring at the month's end.
+    const lotSize = s.lotSize ?? d.lotSize ?? indexLotSize(base, `20${yy}-${month}-31`) ?? 1;
     return {
       id,
       exchange: 'NSE',

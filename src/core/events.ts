@@ -96,6 +96,13 @@ export interface OrderSnapshot {
   /** Cancel-and-replace: the tag of the order this one replaced (the engine does this near the modification cap). */
   readonly replaces?: string;
   /**
+   * Auto-slicing (`execution.autoSlice`, an F&O order above the freeze quantity): on the order the
+   * strategy asked for, the number of slices it was placed as (its state aggregates theirs); on
+   * each slice, the tag of that order. Strategies hear of the aggregate only.
+   */
+  readonly slices?: number;
+  readonly sliceOf?: string;
+  /**
    * Set while the venue reports more filled quantity than the fills booked (its trades are still
    * being read): the position does not show those fills yet. A terminal order that is settling is
    * neither working nor done to a strategy (see OrdersView), and no new entry in its instrument
@@ -154,8 +161,12 @@ export const DenialCode = {
   MODIFICATION_CAP: 'MODIFICATION_CAP',
   SMART_LEG_BOUND: 'SMART_LEG_BOUND',
   LOT_SIZE: 'LOT_SIZE',
+  /** An F&O order above its underlying's freeze quantity (and not auto-sliced, or too large to slice). */
+  FREEZE_QTY: 'FREEZE_QTY',
   TICK_SIZE: 'TICK_SIZE',
   CIRCUIT_LIMIT: 'CIRCUIT_LIMIT',
+  /** An F&O LIMIT price outside the contract's execution range around its last price. */
+  PRICE_BAND: 'PRICE_BAND',
   /** An INTRADAY order that opens or adds after the intraday square-off cutoff. */
   INTRADAY_CUTOFF: 'INTRADAY_CUTOFF',
   MAX_ORDER_VALUE: 'MAX_ORDER_VALUE',
@@ -203,6 +214,8 @@ export const LifecyclePhase = {
   RECONCILED: 'reconciled',
   /** The execution engine cancels an order near the modification cap and places a replacement. */
   ORDER_REPLACED: 'order_replaced',
+  /** The execution engine places an order above the freeze quantity in slices (`execution.autoSlice`). */
+  ORDER_SLICED: 'order_sliced',
   /** The engine emulates a trailing stop the venue cannot trail, or exits on one it emulates. */
   TRAILING_STOP: 'trailing_stop',
   STRATEGY_PAUSED: 'strategy_paused',

@@ -125,6 +125,7 @@ export class Engine {
       log: this.log,
       config: options.risk,
       trailingMode: trailingModeOf(this.venue.capabilities),
+      autoSlice: execConfig.autoSlice,
       intradayCutoff: exitTimes ?? brokerSquareOff,
       sources: {
         instruments: options.instruments,
@@ -149,6 +150,7 @@ export class Engine {
       },
       store,
       log: this.log,
+      instruments: options.instruments,
     });
     this.execution = late.execution = execution;
     this.mismatch = new PositionMismatch({
@@ -272,6 +274,8 @@ export class Engine {
     // A finished order whose fills are still being read is not done for its strategy yet: it
     // hears of it once the fills are booked (the fill events come first), never before.
     if (e.order.settling && isTerminalStatus(e.order.status)) return;
+    // The slices of an auto-sliced order: the strategy hears of the order it asked for (their aggregate).
+    if (e.order.sliceOf !== undefined) return;
     this.byId.get(e.order.strategyId)?.order(e.order);
   }
 
@@ -441,6 +445,7 @@ export class Engine {
   async persist(): Promise<void> {
     await this.checkpoint();
     for (const o of this.orders.all()) {
+      if (o.slices !== undefined) continue; // never sent: its slices carry journal entries of their own
       await writeJournalEntry(this.store, o.tag, { strategyId: o.strategyId, instrument: o.instrument, side: o.side, qty: o.qty, ts: this.clock.now() });
       if (o.modifications > 0) await writeModifications(this.store, o.tag, o.modifications);
     }

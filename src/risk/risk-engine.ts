@@ -60,6 +60,8 @@ export interface RiskEngineOptions {
    * Default `venue`: the strict reading, `is_tsl` would be sent.
    */
   readonly trailingMode?: TrailingMode;
+  /** `execution.autoSlice` (see RiskState.autoSlice); default false. */
+  readonly autoSlice?: boolean;
   /**
    * Minute of the IST day, per segment, from which INTRADAY orders that open or add are denied
    * (the engine's intraday exit time). Default: the broker's square-off times (rules/square-off.ts).
@@ -73,6 +75,7 @@ export class RiskEngine implements RiskState {
   readonly config: RiskConfig;
   readonly margin: MarginModel;
   readonly trailingMode: TrailingMode;
+  readonly autoSlice: boolean;
   private readonly checks: readonly RiskCheck[];
   private state: TradingState;
   private tripped = false;
@@ -96,6 +99,7 @@ export class RiskEngine implements RiskState {
     this.config = parseRiskConfig(options.config);
     this.margin = new MarginModel(this.config.margin, () => options.clock.now());
     this.trailingMode = options.trailingMode ?? 'venue';
+    this.autoSlice = options.autoSlice ?? false;
     this.checks = this.config.checks.map((n) => CHECKS[n]);
     this.state = this.config.tradingState;
     this.clock = options.clock;

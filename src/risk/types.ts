@@ -39,6 +39,11 @@ export interface RiskState {
   readonly margin: MarginModel;
   /** Who trails stop-loss legs: the venue (`is_tsl` sent) or the engine (leg modifications). */
   readonly trailingMode: TrailingMode;
+  /**
+   * `execution.autoSlice`: execution splits an F&O order above the freeze quantity into slices (at
+   * most the rule's `maxSlices`), so risk lets it through instead of denying it.
+   */
+  readonly autoSlice: boolean;
   now(): number;
   tradingState(): TradingState;
   /** True once the kill switch has tripped (until an operator resumes). */

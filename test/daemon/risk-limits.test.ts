@@ -26,7 +26,7 @@ describe('risk limits at daemon start', () => {
   });
 
   it('says which checks are off and a tripped kill switch', () => {
-    const risk = parseRiskConfig({ checks: ['tradingState', 'instrumentHold', 'instrument', 'lotSize', 'tickSize', 'circuit', 'smartLegBounds', 'intradayCutoff', 'modificationCap', 'maxPosition', 'maxOpenOrders', 'orderRate', 'funds'], maxModifications: 25, replaceAt: 21 });
+    const risk = parseRiskConfig({ checks: ['tradingState', 'instrumentHold', 'instrument', 'lotSize', 'freezeQty', 'tickSize', 'circuit', 'priceBand', 'smartLegBounds', 'intradayCutoff', 'modificationCap', 'maxPosition', 'maxOpenOrders', 'orderRate', 'funds'], maxModifications: 25, replaceAt: 21 });
     const { text, fields } = describeRiskLimits({ risk, tradingState: 'halted', killSwitch: true });
     expect(text).toContain('checks OFF: maxOrderValue, dailyLoss');
     expect(text).toContain('kill switch TRIPPED (halted until resumed), trading halted');

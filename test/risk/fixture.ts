@@ -28,7 +28,7 @@ export interface World {
   pnl: number;
 }
 
-export function riskFixture(config: RiskConfigInput = {}, options: { trailingMode?: TrailingMode; instruments?: readonly Instrument[] } = {}) {
+export function riskFixture(config: RiskConfigInput = {}, options: { trailingMode?: TrailingMode; instruments?: readonly Instrument[]; autoSlice?: boolean } = {}) {
   const clock = new VirtualClock(1_736_135_100_000);
   const bus = new EventBus();
   const store = new MemoryStore();
@@ -41,6 +41,7 @@ export function riskFixture(config: RiskConfigInput = {}, options: { trailingMod
     store,
     config,
     ...(options.trailingMode ? { trailingMode: options.trailingMode } : {}),
+    ...(options.autoSlice ? { autoSlice: true } : {}),
     sources: {
       instruments: new InstrumentTable([RELIANCE, NIFTY_FUT, NIFTY_INDEX, ...(options.instruments ?? [])]),
       orders: {

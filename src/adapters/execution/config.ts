@@ -19,6 +19,11 @@
  *   after a reconcile, that instrument is held to reducing-only (`hold`) or all trading halts
  *   (`halt`); a critical alert gives both views, the books are read again every
  *   mismatchRecheckMs (10000) and trading there resumes once they agree.
+ * - autoSlice false: an F&O order above its underlying's freeze quantity (config/market-rules/
+ *   freeze-quantities.yaml) is denied by risk (FREEZE_QTY). When true, execution places it as at
+ *   most 10 slices of at most the freeze quantity (whole lots), tagged `<tag>.s<n>`, and reports
+ *   them to the strategy as the one order it asked for (auto-slice.ts). The engine's own exits and
+ *   flattens are sliced whatever this says: an exit must go through.
  */
 import { z } from 'zod';
 import { ConfigError } from '../../core/errors.js';
@@ -37,6 +42,7 @@ export const ExecutionConfigSchema = z
     fillGapMs: z.number().int().nonnegative().default(2000),
     onPositionMismatch: z.enum(['hold', 'halt']).default('hold'),
     mismatchRecheckMs: z.number().int().positive().default(10_000),
+    autoSlice: z.boolean().default(false),
   })
   .strict();
 

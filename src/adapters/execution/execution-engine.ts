@@ -18,6 +18,8 @@
  *   old tag) is placed — never two live orders for one intent.
  * - A modify or cancel for an order the venue has not acknowledged yet is held and sent the moment
  *   its id is known (later changes fold into the held one; a cancel supersedes a held change).
+ * - With `autoSlice`, an F&O order above the freeze quantity is placed in slices, reported as the
+ *   one order asked for (auto-slice.ts).
  * - Smart orders go to the venue's smart-order calls when it has them; otherwise they are emulated
  *   (smart-emulation.ts). Trailing stops the venue ignores are trailed by trailing-stops.ts.
  * - The order path is allocation-light and closure-free (a switch per venue call, listener objects
@@ -54,6 +56,9 @@ import type { Mutable } from './mutable.js';
 import { WriteTracker } from './write-tracker.js';
 import { BrokerSquareOffs } from './broker-square-off.js';
 import { isBrokerSquareOff } from '../../risk/rules/square-off.js';
+import type { InstrumentLookup } from '../../core/instruments.js';
+import { AutoSlicer, type SliceRouter } from './auto-slice.js';
+import type { NewOrder } from './order-record.js';
 
 export type { DayReconcileResult } from './reconciler.js';
 
@@ -73,6 +78,8 @@ export interface ExecutionEngineOptions {
   readonly marginOf?: MarginOf;
   readonly store?: Store;
   readonly log?: Logger;
+  /** Lot sizes and underlyings, for auto-slicing (`config.autoSlice`; without them nothing is sliced). */
+  readonly instruments?: InstrumentLookup;
 }
 
 interface PendingReplace {
@@ -83,7 +90,7 @@ interface PendingReplace {
   readonly newTag: string;
 }
 
-export class ExecutionEngine implements HeldChanges, LegRouter, LostAnswerRouter {
+export class ExecutionEngine implements HeldChanges, LegRouter, LostAnswerRouter, SliceRouter {
   private readonly clock: Clock;
   private readonly bus: EventBus;
   private readonly venue: ExecutionVenue;
@@ -106,6 +113,7 @@ export class ExecutionEngine implements HeldChanges, LegRouter, LostAnswerRouter
   private readonly reconciler: Reconciler;
   private readonly lostAnswers: LostAnswers;
   private readonly squareOffs: BrokerSquareOffs;
+  private readonly slicer: AutoSlicer | undefined;
 
   constructor(options: ExecutionEngineOptions) {
     this.clock = options.clock;
@@ -128,6 +136,7 @@ export class ExecutionEngine implements HeldChanges, LegRouter, LostAnswerRouter
     const policy = { delaysMs: this.cfg.reconcileDelaysMs, resendOnce: this.cfg.resendLostWrites, resendWithinMs: this.cfg.resendWithinMs };
     this.lostAnswers = new LostAnswers({ clock: this.clock, bus: this.bus, venue: this.venue, orders: this.orders, policy, tracker: this.tracker, router: this, log: this.log });
     this.replaceAt = Math.min(options.replaceAt, options.maxModifications, options.venue.capabilities.maxModifications);
+    this.slicer = options.instruments ? new AutoSlicer(this.clock, this.bus, this.orders, options.instruments, this, this.replaceAt, this.log) : undefined;
     // Cancel-and-replace fires when the order being replaced reaches a final state; fills and
     // final states move the order's funds reservation (funds.ts).
     this.bus.on('order', this);
@@ -167,7 +176,7 @@ export class ExecutionEngine implements HeldChanges, LegRouter, LostAnswerRouter
   private dispatch(intent: Intent): void {
     switch (intent.kind) {
       case 'place':
-        return this.place(intent);
+        return this.place(intent, undefined, undefined, this.cfg.autoSlice);
       case 'modify':
         return this.modify(intent);
       case 'cancel':
@@ -268,7 +277,7 @@ export class ExecutionEngine implements HeldChanges, LegRouter, LostAnswerRouter
     const attributed = new Map<string, number>();
     const close = (strategyId: string, instrument: string, product: Product, netQty: number): void => {
       if (netQty === 0) return;
-      this.place({ kind: 'place', id: this.newTag(), strategyId, instrument, side: netQty > 0 ? 'SELL' : 'BUY', qty: Math.abs(netQty), orderType: 'MARKET', validity: 'DAY', product });
+      this.place({ kind: 'place', id: this.newTag(), strategyId, instrument, side: netQty > 0 ? 'SELL' : 'BUY', qty: Math.abs(netQty), orderType: 'MARKET', validity: 'DAY', product }, undefined, undefined, true);
     };
     for (const sid of this.portfolio.strategyIds()) {
       for (const p of this.portfolio.positions(sid)) {
@@ -287,11 +296,19 @@ export class ExecutionEngine implements HeldChanges, LegRouter, LostAnswerRouter
 
   // ---------------------------------------------------------------------------------------------
 
-  private place(i: PlaceIntent, replaces?: string): void {
-    this.orders.create({
+  /**
+   * `slice`: place an F&O order above the freeze quantity in slices (auto-slice.ts): strategy
+   * orders with `autoSlice`, and always the engine's own exits and flattens (an exit must go
+   * through; the broker's own square-off slices too).
+   */
+  private place(i: PlaceIntent, replaces?: string, sliceOf?: string, slice = false): void {
+    if (slice && this.slicer && this.slicer.place(i)) return;
+    const rec: Mutable<NewOrder> = {
       tag: i.id, strategyId: i.strategyId, instrument: i.instrument, side: i.side, qty: i.qty, orderType: i.orderType,
       product: i.product, validity: i.validity, limitPrice: i.limitPrice, triggerPrice: i.triggerPrice, parentTag: undefined, leg: undefined, replaces,
-    });
+    };
+    if (sliceOf !== undefined) rec.sliceOf = sliceOf;
+    this.orders.create(rec);
     if (this.funds.known()) this.funds.reserve(i.id, i.instrument, i.side, i.qty, i.limitPrice ?? i.triggerPrice ?? this.portfolio.lastPrice(i.instrument), i.product);
     // Field by field, no conditional spreads: this runs for every order of a backtest.
     const req: Mutable<VenueOrderRequest> = { tag: i.id, instrument: i.instrument, side: i.side, qty: i.qty, orderType: i.orderType, validity: i.validity, product: i.product, isAmo: i.isAmo ?? false };
@@ -334,6 +351,7 @@ export class ExecutionEngine implements HeldChanges, LegRouter, LostAnswerRouter
     const target = this.resolveTarget(i.target, i.leg);
     if (!target) return this.deny(i, DenialCode.UNKNOWN_ORDER, `no working order ${i.target}${i.leg ? ` (${i.leg})` : ''}`);
     if (isTerminalStatus(target.status)) return this.deny(i, DenialCode.UNKNOWN_ORDER, `order ${target.tag} is already ${target.status}`);
+    if (target.slices !== undefined) return this.slicer?.modify(i);
     if (!target.orderId) {
       // Not acknowledged yet: hold the change (later ones fold in) and send it once the id is known.
       const held = this.pendingModify.get(target.tag);
@@ -371,6 +389,7 @@ export class ExecutionEngine implements HeldChanges, LegRouter, LostAnswerRouter
 
   /** Cancels one working order, or holds the cancel until its id is known (also the OCO sibling cancel). */
   cancelOrder(target: OrderSnapshot, intent?: Intent): void {
+    if (target.slices !== undefined) return this.slicer?.cancel(target.tag);
     if (!target.orderId) {
       // Not acknowledged yet: cancel as soon as it is (see onOrderEvent).
       this.pendingCancel.add(target.tag);
@@ -390,7 +409,7 @@ export class ExecutionEngine implements HeldChanges, LegRouter, LostAnswerRouter
     const books = this.portfolio.viewFor(i.strategyId).positions().filter((p) => p.instrument === i.instrument && p.netQty !== 0 && (i.product === undefined || p.product === i.product));
     books.forEach((p, k) => {
       const tag = k === 0 ? i.id : this.newTag();
-      this.place({ kind: 'place', id: tag, strategyId: i.strategyId, instrument: i.instrument, side: p.netQty > 0 ? 'SELL' : 'BUY', qty: Math.abs(p.netQty), orderType: 'MARKET', validity: 'DAY', product: p.product });
+      this.place({ kind: 'place', id: tag, strategyId: i.strategyId, instrument: i.instrument, side: p.netQty > 0 ? 'SELL' : 'BUY', qty: Math.abs(p.netQty), orderType: 'MARKET', validity: 'DAY', product: p.product }, undefined, undefined, true);
     });
   }
 
@@ -413,6 +432,7 @@ export class ExecutionEngine implements HeldChanges, LegRouter, LostAnswerRouter
   }
 
   private onOrderEvent(o: OrderSnapshot): void {
+    if (o.sliceOf !== undefined) this.slicer?.onOrder(o);
     if (o.orderId && this.pendingCancel.has(o.tag)) {
       this.pendingCancel.delete(o.tag);
       this.pendingModify.delete(o.tag); // a cancel supersedes a held change
@@ -457,6 +477,19 @@ export class ExecutionEngine implements HeldChanges, LegRouter, LostAnswerRouter
       this.smartTags.delete(parent);
       this.emulation.forget(parent);
     }
+  }
+
+  /** One slice of an auto-sliced order (auto-slice.ts): an ordinary order of its own. */
+  placeSlice(intent: PlaceIntent, sliceOf: string): void {
+    this.place(intent, undefined, sliceOf);
+  }
+
+  modifySlice(intent: ModifyIntent): void {
+    this.modify(intent);
+  }
+
+  denySliced(intent: ModifyIntent, code: DenialCode, reason: string): void {
+    this.deny(intent, code, reason);
   }
 
   /** A place for an emulated smart order's leg (smart-emulation.ts). */

@@ -65,7 +65,8 @@ export class FillLedger {
 
   /** Keeps the gap set in step with a record's new state (on every published state: O(1)). */
   track(rec: OrderRecord): void {
-    if (rec.reportedFilled > rec.fillQty) this.gaps.add(rec);
+    // An auto-sliced order's gap is its slices' (they are tracked themselves, and fetched by their ids).
+    if (rec.reportedFilled > rec.fillQty && rec.slices === undefined) this.gaps.add(rec);
     else if (this.gaps.size > 0) this.gaps.delete(rec);
   }
 

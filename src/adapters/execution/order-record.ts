@@ -15,6 +15,10 @@ import type { Mutable } from './mutable.js';
 /** An order as first described: the snapshot's own fields, before any venue answer. */
 export interface NewOrder
   extends Pick<OrderSnapshot, 'tag' | 'strategyId' | 'instrument' | 'side' | 'qty' | 'orderType' | 'product' | 'validity' | 'limitPrice' | 'triggerPrice' | 'parentTag' | 'leg' | 'replaces'> {
+  /** A slice of the auto-sliced order with this tag (auto-slice.ts). */
+  readonly sliceOf?: string;
+  /** An auto-sliced order: never sent itself, its state aggregates its `slices` slices. */
+  readonly slices?: number;
   /** Modifications already spent (an adopted order). */
   readonly modifications?: number;
 }
@@ -43,6 +47,8 @@ export interface OrderRecord {
   leg: SmartLegName | undefined;
   replaces: string | undefined;
   replacedBy: string | undefined;
+  sliceOf: string | undefined;
+  slices: number | undefined;
   /** Fill ids booked on this order (forgotten with it when it is evicted). */
   fillIds: string[];
   /** Quantity booked by synthetic fills that no real fill has replaced yet. */
@@ -82,6 +88,8 @@ export function newRecord(o: NewOrder): OrderRecord {
     leg: o.leg,
     replaces: o.replaces,
     replacedBy: undefined,
+    sliceOf: o.sliceOf,
+    slices: o.slices,
     fillIds: [],
     syntheticQty: 0,
     evictable: false,
@@ -115,6 +123,8 @@ export function snapshotOf(rec: OrderRecord): OrderSnapshot {
   if (rec.parentTag !== undefined) snap.parentTag = rec.parentTag;
   if (rec.leg !== undefined) snap.leg = rec.leg;
   if (rec.replaces !== undefined) snap.replaces = rec.replaces;
+  if (rec.slices !== undefined) snap.slices = rec.slices;
+  if (rec.sliceOf !== undefined) snap.sliceOf = rec.sliceOf;
   if (rec.reportedFilled > rec.fillQty) snap.settling = true;
   return snap;
 }

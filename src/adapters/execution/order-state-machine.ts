@@ -23,10 +23,17 @@
  * the fills add up to; when reports run ahead of fills (a stream that only gives cumulative
  * quantities, a lost fill), the order is listed in `fillGaps()` and the execution engine fetches
  * its trades, or books a synthetic fill at the reported average as a last resort.
+ *
+ * Auto-sliced orders (auto-slice.ts): the order asked for is a record that is never sent, its
+ * figures summed from its slices' records (`setSliced`); it is listed instead of its slices to
+ * strategies and cancels, and its slices instead of it in the working counts.
+ *
+ * Over 500 lines on purpose: one job, every source merged into one state per order over records
+ * only this class touches; split, the parts would share its private maps.
  */
 import type { EventBus } from '../../core/bus/event-bus.js';
 import type { Clock } from '../../core/clock.js';
-import { isTerminalStatus, type Side } from '../../core/enums.js';
+import { isTerminalStatus, type OrderStatus, type Side } from '../../core/enums.js';
 import type { OrderSnapshot } from '../../core/events.js';
 import type { SmartLegName } from '../../core/intents.js';
 import type { Logger } from '../../core/log.js';
@@ -264,7 +271,8 @@ export class OrderStateMachine implements ForgetHooks {
 
   openCount(): number {
     let n = 0;
-    for (const r of this.open) if (r.leg === undefined || r.leg === 'entry') n++;
+    // An auto-sliced order counts as its slices (the orders the venue holds).
+    for (const r of this.open) if ((r.leg === undefined || r.leg === 'entry') && r.slices === undefined) n++;
     return n;
   }
 
@@ -272,18 +280,56 @@ export class OrderStateMachine implements ForgetHooks {
   workingQty(instrument: string, side: Side): number {
     let q = 0;
     for (const r of this.open) {
-      if (r.instrument === instrument && r.side === side && (r.leg === undefined || r.leg === 'entry')) q += r.qty - Math.max(r.fillQty, r.reportedFilled);
+      if (r.instrument === instrument && r.side === side && (r.leg === undefined || r.leg === 'entry') && r.slices === undefined) q += r.qty - Math.max(r.fillQty, r.reportedFilled);
     }
     return q;
   }
 
-  /** Working orders, optionally of one strategy and/or instrument. */
+  /**
+   * Working orders, optionally of one strategy and/or instrument. An auto-sliced order is listed
+   * as the one order asked for, not as its slices (cancelling it cancels them).
+   */
   openOrders(strategyId?: string, instrument?: string): OrderSnapshot[] {
     const out: OrderSnapshot[] = [];
     for (const r of this.open) {
+      if (r.sliceOf !== undefined) continue;
       if ((strategyId === undefined || r.strategyId === strategyId) && (instrument === undefined || r.instrument === instrument)) out.push(r.snapshot);
     }
     return out;
+  }
+
+  /**
+   * Sets the aggregate state of an auto-sliced order (auto-slice.ts) and sums its slices' figures:
+   * filled as reported, filled as booked (so it is `settling` while any slice is) and the booked
+   * value. Its fills are the slices' own, booked there; published when it changed.
+   */
+  setSliced(tag: string, slices: readonly string[], status: OrderStatus, reason: string | undefined): void {
+    const rec = this.records.get(tag);
+    // A final aggregate still takes its slices' late fills (while it is settling), nothing else.
+    if (!rec || rec.slices === undefined || (isTerminalStatus(rec.status) && rec.reportedFilled <= rec.fillQty)) return;
+    let booked = 0;
+    let reported = 0;
+    let value = 0;
+    for (const t of slices) {
+      const s = this.records.get(t);
+      if (s) {
+        booked += s.fillQty;
+        reported += Math.max(s.fillQty, s.reportedFilled);
+        value += s.fillValue;
+      } else {
+        const snap = this.finished.sessionFinal(t)?.snapshot;
+        booked += snap?.filledQty ?? 0;
+        reported += snap?.filledQty ?? 0;
+        value += snap?.filledValue ?? 0;
+      }
+    }
+    rec.status = status;
+    rec.fillQty = booked;
+    rec.reportedFilled = reported;
+    rec.fillValue = value;
+    rec.avgPrice = booked > 0 ? value / booked : undefined;
+    rec.reason = reason;
+    if (differs(rec, rec.snapshot)) this.publish(rec);
   }
 
   all(): OrderSnapshot[] {

@@ -12,6 +12,8 @@
  *   its own nor mistakes them for orders from outside tarang (manualTag, isManualTag).
  * - A smart order's legs carry the parent's tag on the wire; their records are keyed
  *   `<tag>.sl` / `<tag>.tg` (legTag), and rootTag takes the suffix off again.
+ * - The slices of an auto-sliced order (auto-slice.ts) are orders of their own on the wire, tagged
+ *   `<tag>.s1` ... `<tag>.s10` (sliceTag): a restart finds each by its tag like any order.
  */
 import { ConfigError } from '../../core/errors.js';
 import type { SmartLegName } from '../../core/intents.js';
@@ -31,6 +33,18 @@ export function legTag(parentTag: string, leg: SmartLegName): string {
 /** The order's own tag (as in `remarks`) of a record key: a leg's suffix taken off. */
 export function rootTag(tag: string): string {
   return tag.replace(LEG_SUFFIX_RE, '');
+}
+
+/** The tag of slice `n` (1-based) of the auto-sliced order `tag`. */
+export function sliceTag(tag: string, n: number): string {
+  return `${tag}.s${n}`;
+}
+
+const SLICE_SUFFIX_RE = /\.s[0-9]+$/;
+
+/** The tag of the order a slice belongs to (`tr1-5` for `tr1-5.s2`); the tag itself for any other. */
+export function sliceRoot(tag: string): string {
+  return tag.replace(SLICE_SUFFIX_RE, '');
 }
 
 /**
@@ -57,7 +71,7 @@ export function isManualTag(tag: string | undefined): boolean {
 
 /** Matches our tags (legs included) of one prefix; group 1 is the run, group 2 the sequence. */
 export function tagPattern(prefix: string): RegExp {
-  return new RegExp(`^${prefix}([0-9a-z]+)-([0-9a-z]+)(?:\\.(?:sl|tg))?$`);
+  return new RegExp(`^${prefix}([0-9a-z]+)-([0-9a-z]+)(?:\\.(?:sl|tg|s[0-9]+))?$`);
 }
 
 const patterns = new Map<string, RegExp>();

@@ -58,6 +58,7 @@ export interface BacktestFlags extends CsvFlags {
   trailing: 'native' | 'emulated';
   squareOff?: string[];
   intradayExit?: string;
+  autoSlice?: boolean;
   json?: string;
   html?: string;
   sweep?: string[];
@@ -308,6 +309,7 @@ export async function runBacktest(f: BacktestFlags, cmd: Command): Promise<void>
     ...(f.partialFills !== undefined ? { participationRate: positiveNumber('partial-fills', f.partialFills) } : {}),
     ...(f.squareOff?.length ? { squareOff: squareOffFlag(f.squareOff) } : {}),
     ...(f.intradayExit !== undefined ? { intradayExitAt: intradayExitFlag(f.intradayExit) } : {}),
+    ...(f.autoSlice ? { autoSlice: true } : {}),
   };
   if (settings.participationRate !== undefined && settings.participationRate > 1) throw flagError('partial-fills', 'is a share of each candle\'s volume, at most 1 (e.g. 0.1)');
 

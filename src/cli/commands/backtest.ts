@@ -26,7 +26,7 @@ export function register(program: Command): void {
     .option('--instrument <id>', 'with --catalog: a series to read (repeatable); with --data: the id of a one-instrument CSV (default: the file name)', collect);
   addCsvReadingOptions(cmd)
     .option('--tick <rupees>', 'tick size of CSV instruments (default 0.05)')
-    .option('--lot <n>', 'lot size of CSV instruments without one (default 1)')
+    .option('--lot <n>', 'lot size of CSV instruments without one (default: an index contract named by trading symbol gets the lot of its expiry month, config/market-rules/lot-sizes.yaml; else 1)')
     .option('--strategy <name|file>', 'strategy name, or a strategy file (.ts/.js; relative, absolute or file: URL)', 'sma-cross')
     .option('--param <name=value>', 'strategy parameter (repeatable)', collect)
     .option('--cash <rupees>', 'starting cash in rupees: 1000000, "10,00,000" or "10 lakh"', '1000000')
@@ -38,6 +38,7 @@ export function register(program: Command): void {
     .addOption(new Option('--trailing <mode>', 'trailing stops trailed by the venue model or emulated by the engine').choices(['native', 'emulated']).default('native'))
     .option('--square-off <segment=HH:MM>', 'the broker\'s intraday square-off time, e.g. EQUITY=15:15 (repeatable; default config/market-rules/square-off.yaml: EQUITY 15:20, FNO 15:25)', collect)
     .option('--intraday-exit <HH:MM|off>', 'the engine exits INTRADAY positions itself at this time (default: 5 minutes before each segment\'s square-off)')
+    .option('--auto-slice', 'place F&O orders above the freeze quantity as slices (at most 10) instead of having them denied (config/market-rules/freeze-quantities.yaml)')
     .option('--json <file>', 'write the JSON report')
     .option('--html <file>', 'write the self-contained HTML report (with --sweep: the sweep report, a heatmap and the ranked table)')
     .option('--sweep <name=from..to:step>', 'sweep a parameter (repeatable; also name=a,b,c)', collect)

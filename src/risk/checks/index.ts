@@ -2,12 +2,14 @@
 import type { CheckName } from '../config.js';
 import type { RiskCheck } from '../types.js';
 import { circuitCheck } from './circuit.js';
+import { priceBandCheck } from './price-band.js';
 import { dailyLossCheck } from './daily-loss.js';
 import { fundsCheck } from './funds.js';
 import { instrumentCheck } from './instrument.js';
 import { intradayCutoffCheck } from './intraday-cutoff.js';
 import { instrumentHoldCheck } from './instrument-hold.js';
 import { lotSizeCheck } from './lot-size.js';
+import { freezeQtyCheck } from './freeze-quantity.js';
 import { maxOpenOrdersCheck } from './max-open-orders.js';
 import { maxOrderValueCheck } from './max-order-value.js';
 import { maxPositionCheck } from './max-position.js';
@@ -22,8 +24,10 @@ export const CHECKS: Readonly<Record<CheckName, RiskCheck>> = {
   instrumentHold: instrumentHoldCheck,
   instrument: instrumentCheck,
   lotSize: lotSizeCheck,
+  freezeQty: freezeQtyCheck,
   tickSize: tickSizeCheck,
   circuit: circuitCheck,
+  priceBand: priceBandCheck,
   smartLegBounds: smartLegBoundsCheck,
   intradayCutoff: intradayCutoffCheck,
   modificationCap: modificationCapCheck,
@@ -36,6 +40,6 @@ export const CHECKS: Readonly<Record<CheckName, RiskCheck>> = {
 };
 
 export {
-  circuitCheck, dailyLossCheck, fundsCheck, instrumentCheck, intradayCutoffCheck, instrumentHoldCheck, lotSizeCheck, maxOpenOrdersCheck, maxOrderValueCheck,
-  maxPositionCheck, modificationCapCheck, orderRateCheck, smartLegBoundsCheck, tickSizeCheck, tradingStateCheck,
+  circuitCheck, dailyLossCheck, freezeQtyCheck, fundsCheck, instrumentCheck, intradayCutoffCheck, instrumentHoldCheck, lotSizeCheck, maxOpenOrdersCheck, maxOrderValueCheck,
+  maxPositionCheck, modificationCapCheck, orderRateCheck, priceBandCheck, smartLegBoundsCheck, tickSizeCheck, tradingStateCheck,
 };

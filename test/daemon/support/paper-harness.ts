@@ -60,9 +60,12 @@ export interface PaperHarness {
   close(): Promise<void>;
 }
 
-/** `speed`: the most market time may run ahead of wall time (and the daemons' `paper.speed`); default 10. */
-export async function startPaperHarness(o: { speed?: number; rateLimits?: SimulatorOptions['rateLimits'] } = {}): Promise<PaperHarness> {
-  const clock = new VirtualClock(T0);
+/**
+ * `speed`: the most market time may run ahead of wall time (and the daemons' `paper.speed`); default 10.
+ * `start`: the market time to start at (default T0).
+ */
+export async function startPaperHarness(o: { speed?: number; start?: number; rateLimits?: SimulatorOptions['rateLimits'] } = {}): Promise<PaperHarness> {
+  const clock = new VirtualClock(o.start ?? T0);
   const sim = await startSimulator({
     clock,
     logger: silentLogger(),

@@ -67,6 +67,8 @@ import {
   checkQty,
   checkStopLimit,
   circuitRefusal,
+  executionRangeRefusal,
+  freezeRefusal,
   ORDER_TYPES,
   PRODUCTS,
   SIDES,
@@ -263,7 +265,9 @@ export class MatchingEngine {
     }
     const book = st.book(o.instrument);
     const refusal =
+      (qty !== o.qty ? freezeRefusal(o.instrument, qty, now) : undefined) ??
       circuitRefusal(book, limitPrice) ??
+      (o.requestedOrderType === 'LIMIT' && changes.limitPrice !== undefined ? executionRangeRefusal(o.instrument, changes.limitPrice, book, now) : undefined) ??
       (o.phase === Phase.TRIGGER && changes.triggerPrice !== undefined ? stopSideRefusal(book, o.side, changes.triggerPrice) : undefined);
     if (refusal) throw new VenueOrderError(refusal, { orderId });
     st.reblock(o, qty, limitPrice, triggerPrice);

@@ -22,7 +22,7 @@ import { Phase, TERMINAL, snapshot, smartSnapshot, type Book, type Fill, type Or
 import { entryEnded, onSmartFill } from './smart-orders.js';
 import type { BookLevel, Depth, MarketUpdate, SimEvent, SimListener, SimSettlement, SimTrade, SmartLeg, UpdateMode } from './types.js';
 import { SmartStatus } from './venue-status.js';
-import { circuitRefusal, stopSideRefusal } from './validation.js';
+import { circuitRefusal, executionRangeRefusal, freezeRefusal, stopSideRefusal } from './validation.js';
 import { squareOffTimes, type SquareOffSegment, type SquareOffTimes } from '../../../risk/rules/square-off.js';
 import { cutoffRefusal } from './square-off.js';
 
@@ -110,6 +110,8 @@ export class MatchingState {
     const book = this.book(o.instrument);
     if (o.isAmo && this.sessionOpen) return this.refuse(o, now, 'AMO orders are accepted only outside market hours');
     if (!o.isAmo && !this.sessionOpen) return this.refuse(o, now, 'Market is closed: place an after-market order (AMO) instead');
+    const freeze = freezeRefusal(o.instrument, o.qty, now);
+    if (freeze) return this.refuse(o, now, freeze);
     if (this.squaredOff.size > 0) {
       const cutoff = cutoffRefusal(this, o);
       if (cutoff) return this.refuse(o, now, cutoff);
@@ -120,6 +122,11 @@ export class MatchingState {
     }
     const circuit = circuitRefusal(book, o.limitPrice) ?? circuitRefusal(book, o.triggerPrice);
     if (circuit) return this.refuse(o, now, circuit);
+    // The F&O execution range, for a LIMIT order that may trade now (smart legs trade later, against a later reference).
+    if (o.requestedOrderType === 'LIMIT' && o.limitPrice !== undefined && (o.leg === undefined || o.leg === 'entry')) {
+      const range = executionRangeRefusal(o.instrument, o.limitPrice, book, now);
+      if (range) return this.refuse(o, now, range);
+    }
     if (o.requestedOrderType === 'STOP_LOSS' && o.leg !== 'entry') {
       const side = stopSideRefusal(book, o.side, o.triggerPrice!);
       if (side) return this.refuse(o, now, side);

@@ -18,7 +18,7 @@ import { normaliseRemarks } from './remarks.js';
 import { Phase, TERMINAL, smartSnapshot, snapshot, venueStatusOf, type OrderState, type SmartState } from './order-state.js';
 import type { CancelOrderResult, ModifyOrderResult, ModifySmartOrderRequest, SmartOrderRequest, SmartOrderResult } from './types.js';
 import { SmartStatus, VenueStatus } from './venue-status.js';
-import { checkModifiable, checkOneOf, circuitRefusal, checkPrice, checkProduct, checkQty, legMarketRefusal, PRODUCTS, SIDES, SMART_TYPES, tradable, VALIDITIES } from './validation.js';
+import { checkModifiable, checkOneOf, circuitRefusal, checkPrice, checkProduct, checkQty, freezeRefusal, legMarketRefusal, PRODUCTS, SIDES, SMART_TYPES, tradable, VALIDITIES } from './validation.js';
 
 /** The fields an entry and its legs share (see `placeSmartOrder`). */
 interface SmartCommon {
@@ -208,7 +208,7 @@ export function modifySmartOrder(st: MatchingState, o: OrderState, smart: SmartS
       });
       if (bound) throw new VenueInputError(bound, { entryPrice });
     }
-    const refusal = circuitRefusal(st.book(inst), limitPrice);
+    const refusal = (qty !== o.qty ? freezeRefusal(inst, qty, now) : undefined) ?? circuitRefusal(st.book(inst), limitPrice);
     if (refusal) throw new VenueOrderError(refusal, { orderId });
     st.reblock(o, qty, limitPrice, triggerPrice);
     o.qty = qty;

@@ -12,6 +12,8 @@
  *      position in the segment is refused (`cutoffRefusal`, used by admission).
  */
 import type { Side } from '../../../core/enums.js';
+import { istDate } from '../../../core/time.js';
+import { freezeQuantity, largestSlice } from '../../../risk/rules/freeze-quantity.js';
 import {
   intradayCutoffMessage,
   isSquaredOffProduct,
@@ -44,33 +46,39 @@ export function squareOff(st: MatchingState, segment: SquareOffSegment, ts: numb
   for (const p of st.account.openPositionsOf('INTRADAY')) {
     if (squareOffSegment(p.instrument) !== segment) continue;
     const side: Side = p.netQty > 0 ? 'SELL' : 'BUY';
-    const o = st.newOrder({
-      prefix: p.instrument.segment === 'EQUITY' ? 'EQ' : 'DRV',
-      instrument: p.instrument,
-      side,
-      product: p.product,
-      requestedOrderType: 'MARKET',
-      validity: 'DAY',
-      isAmo: false,
-      qty: Math.abs(p.netQty),
-      limitPrice: undefined,
-      triggerPrice: undefined,
-      marketLike: true,
-      remarks: SQUARE_OFF_REMARKS,
-      algoId: '99999',
-      isTsl: false,
-      tslStepSize: undefined,
-      now: ts,
-      leg: undefined,
-    });
-    const refused = st.admit(o, ts);
-    // matchOnArrival engines (the simulator) have taken the book already; a backtest's has none
-    // to take, and fills at the last price of the candle the square-off comes at (inside it).
-    if (refused === undefined && !st.settings.matchOnArrival && o.phase === Phase.WORKING) {
-      st.fillAtLast(o, ts);
-      o.fresh = false;
+    // The broker's own orders respect the freeze limit too: a larger position goes in slices.
+    const total = Math.abs(p.netQty);
+    const freeze = p.instrument.segment === 'FNO' ? freezeQuantity(p.instrument, istDate(ts)) : undefined;
+    const cap = freeze === undefined ? total : Math.max(largestSlice(freeze, p.instrument.lotSize), p.instrument.lotSize);
+    for (let left = total; left > 0; left -= Math.min(cap, left)) {
+      const o = st.newOrder({
+        prefix: p.instrument.segment === 'EQUITY' ? 'EQ' : 'DRV',
+        instrument: p.instrument,
+        side,
+        product: p.product,
+        requestedOrderType: 'MARKET',
+        validity: 'DAY',
+        isAmo: false,
+        qty: Math.min(cap, left),
+        limitPrice: undefined,
+        triggerPrice: undefined,
+        marketLike: true,
+        remarks: SQUARE_OFF_REMARKS,
+        algoId: '99999',
+        isTsl: false,
+        tslStepSize: undefined,
+        now: ts,
+        leg: undefined,
+      });
+      const refused = st.admit(o, ts);
+      // matchOnArrival engines (the simulator) have taken the book already; a backtest's has none
+      // to take, and fills at the last price of the candle the square-off comes at (inside it).
+      if (refused === undefined && !st.settings.matchOnArrival && o.phase === Phase.WORKING) {
+        st.fillAtLast(o, ts);
+        o.fresh = false;
+      }
+      placed.push(o);
     }
-    placed.push(o);
   }
   st.squaredOff.add(segment);
   st.flush();

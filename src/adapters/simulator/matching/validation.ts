@@ -11,6 +11,9 @@ import type { Instrument, InstrumentLookup } from '../../../core/instruments.js'
 import { formatRupees, isOnTick, type Paise } from '../../../core/money.js';
 import { VenueInputError, VenueOrderError } from './errors.js';
 import { TERMINAL, venueStatusOf, type Book, type OrderState } from './order-state.js';
+import { freezeLimitMessage, freezeQuantity } from '../../../risk/rules/freeze-quantity.js';
+import { priceBandRefusal } from '../../../risk/rules/price-bands.js';
+import { istDate } from '../../../core/time.js';
 
 export const SIDES: readonly string[] = ['BUY', 'SELL'];
 export const ORDER_TYPES: readonly string[] = ['LIMIT', 'MARKET', 'STOP_LOSS'];
@@ -84,6 +87,19 @@ export function circuitRefusal(book: Book, price: Paise | undefined): string | u
     return `Price ${formatRupees(price)} is outside the circuit limits ${formatRupees(book.lower ?? 0)} - ${formatRupees(book.upper ?? 0)}`;
   }
   return undefined;
+}
+
+/** A LIMIT price of an F&O contract outside its execution range around the last price (rules/price-bands.ts). */
+export function executionRangeRefusal(i: Instrument, limitPrice: Paise, book: Book, now: number): string | undefined {
+  if (i.segment !== 'FNO') return undefined;
+  return priceBandRefusal(i, limitPrice, book.ltp, istDate(now));
+}
+
+/** An F&O order above its underlying's freeze quantity on the day of `now` (rules/freeze-quantity.ts). */
+export function freezeRefusal(i: Instrument, qty: number, now: number): string | undefined {
+  if (i.segment !== 'FNO') return undefined;
+  const freeze = freezeQuantity(i, istDate(now));
+  return freeze !== undefined && qty > freeze ? freezeLimitMessage(i, qty, freeze) : undefined;
 }
 
 /**

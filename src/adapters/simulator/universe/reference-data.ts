@@ -1,24 +1,14 @@
 /**
  * Reference constants of the simulated universe, derived once from real data so a user's clone
  * needs no ../shared folder: lot sizes, strike steps and price levels of the NSE F&O stocks from an
- * August 2026 F&O instrument master (shared/data/reference/kite_fno_instruments_2026.csv), index
- * lot-size history from NSE option bhavcopies (shared/data/nse-options), expiry weekdays per era
- * from the exchanges' circulars, and the real NSE tokens / BSE codes of well-known large caps.
+ * August 2026 F&O instrument master (shared/data/reference/kite_fno_instruments_2026.csv) and the
+ * real NSE tokens / BSE codes of well-known large caps. Index lot sizes and expiry weekdays are
+ * dated market rules, not constants: config/market-rules/lot-sizes.yaml and expiry-weekdays.yaml
+ * (src/risk/rules/lot-sizes.ts, expiry-weekdays.ts).
  */
 
-/** Date from which a value applies (inclusive), `YYYY-MM-DD`. */
-export interface Era<T> {
-  readonly from: string;
-  readonly value: T;
-}
-
-/** Expiry weekdays (1 = Monday ... 5 = Friday) in force for expiries on or after `from`. */
-export interface ExpiryRule {
-  /** Weekday of weekly expiries; null when the underlying has no weeklies in that era. */
-  readonly weekly: number | null;
-  /** Weekday of the monthly expiry (the last such weekday of the month); null: no derivatives. */
-  readonly monthly: number | null;
-}
+export type { Era } from '../../../risk/rules/lot-sizes.js';
+export type { ExpiryRule } from '../../../risk/rules/expiry-weekdays.js';
 
 export interface IndexSpec {
   readonly symbol: string;
@@ -33,8 +23,6 @@ export interface IndexSpec {
     /** Strikes each side of the centre strike in every expiry's ladder. */
     readonly halfWidth: number;
     readonly futureTick: number;
-    readonly lots: readonly Era<number>[];
-    readonly expiries: readonly Era<ExpiryRule>[];
     /** Quarterly (Mar/Jun/Sep/Dec) monthlies listed beyond the three serial months. */
     readonly quarterlies: number;
     /** Weekly expiries listed at once (default 4; BSE lists five). */
@@ -45,59 +33,29 @@ export interface IndexSpec {
 /** Day the reference prices were observed; simulated paths pass through them on this date. */
 export const ANCHOR_DATE = '2026-08-14';
 
-const THU = 4;
-const TUE = 2;
-
 export const INDICES: readonly IndexSpec[] = [
   {
     symbol: 'NIFTY', exchange: 'NSE', securityId: '13', price: 24600, annualVol: 0.13,
     derivatives: {
       strikeStep: 50, halfWidth: 115, futureTick: 0.1, quarterlies: 3,
-      lots: [{ from: '2000-01-01', value: 75 }, { from: '2021-07-01', value: 50 }, { from: '2024-05-01', value: 25 }, { from: '2025-01-01', value: 75 }, { from: '2026-01-01', value: 65 }],
-      expiries: [{ from: '2019-02-11', value: { weekly: THU, monthly: THU } }, { from: '2025-09-01', value: { weekly: TUE, monthly: TUE } }],
     },
   },
   {
     symbol: 'BANKNIFTY', exchange: 'NSE', securityId: '25', price: 56300, annualVol: 0.16,
     derivatives: {
       strikeStep: 100, halfWidth: 115, futureTick: 0.2, quarterlies: 3,
-      lots: [{ from: '2000-01-01', value: 25 }, { from: '2023-07-01', value: 15 }, { from: '2025-01-01', value: 30 }],
-      expiries: [
-        { from: '2016-05-27', value: { weekly: THU, monthly: THU } },
-        { from: '2023-09-04', value: { weekly: 3, monthly: THU } },
-        { from: '2024-03-01', value: { weekly: 3, monthly: 3 } },
-        // SEBI's November 2024 measures left one weekly series per exchange: BANKNIFTY kept monthlies only.
-        { from: '2024-11-14', value: { weekly: null, monthly: 3 } },
-        { from: '2025-01-01', value: { weekly: null, monthly: THU } },
-        { from: '2025-09-01', value: { weekly: null, monthly: TUE } },
-      ],
     },
   },
   {
     symbol: 'FINNIFTY', exchange: 'NSE', securityId: '27', price: 26050, annualVol: 0.15,
     derivatives: {
       strikeStep: 50, halfWidth: 115, futureTick: 0.1, quarterlies: 0,
-      lots: [{ from: '2000-01-01', value: 40 }, { from: '2024-05-01', value: 25 }, { from: '2025-01-01', value: 65 }, { from: '2026-01-01', value: 60 }],
-      expiries: [
-        { from: '2021-01-11', value: { weekly: TUE, monthly: TUE } },
-        { from: '2024-11-20', value: { weekly: null, monthly: TUE } },
-        { from: '2025-01-01', value: { weekly: null, monthly: THU } },
-        { from: '2025-09-01', value: { weekly: null, monthly: TUE } },
-      ],
     },
   },
   {
     symbol: 'MIDCPNIFTY', exchange: 'NSE', securityId: '442', price: 14350, annualVol: 0.18,
     derivatives: {
       strikeStep: 25, halfWidth: 115, futureTick: 0.05, quarterlies: 0,
-      lots: [{ from: '2000-01-01', value: 75 }, { from: '2024-05-01', value: 50 }, { from: '2025-01-01', value: 140 }, { from: '2026-01-01', value: 120 }],
-      expiries: [
-        { from: '2022-01-24', value: { weekly: null, monthly: TUE } },
-        { from: '2023-04-24', value: { weekly: 1, monthly: 1 } },
-        { from: '2024-11-19', value: { weekly: null, monthly: 1 } },
-        { from: '2025-01-01', value: { weekly: null, monthly: THU } },
-        { from: '2025-09-01', value: { weekly: null, monthly: TUE } },
-      ],
     },
   },
   { symbol: 'NIFTYNXT50', exchange: 'NSE', securityId: '38', price: 71600, annualVol: 0.17, derivatives: null },
@@ -106,33 +64,14 @@ export const INDICES: readonly IndexSpec[] = [
     symbol: 'SENSEX', exchange: 'BSE', securityId: '51', price: 80800, annualVol: 0.13,
     derivatives: {
       strikeStep: 100, halfWidth: 115, futureTick: 0.05, quarterlies: 3, weeklies: 5,
-      lots: [{ from: '2000-01-01', value: 10 }, { from: '2025-01-01', value: 20 }],
-      expiries: [
-        { from: '2023-05-15', value: { weekly: 5, monthly: 5 } },
-        { from: '2025-01-01', value: { weekly: TUE, monthly: TUE } },
-        { from: '2025-09-01', value: { weekly: THU, monthly: THU } },
-      ],
     },
   },
   {
     symbol: 'BANKEX', exchange: 'BSE', securityId: '69', price: 63400, annualVol: 0.16,
     derivatives: {
       strikeStep: 100, halfWidth: 115, futureTick: 0.05, quarterlies: 0,
-      lots: [{ from: '2000-01-01', value: 15 }, { from: '2025-01-01', value: 30 }],
-      expiries: [
-        { from: '2023-10-16', value: { weekly: 1, monthly: 1 } },
-        { from: '2024-11-20', value: { weekly: null, monthly: 1 } },
-        { from: '2025-01-01', value: { weekly: null, monthly: TUE } },
-        { from: '2025-09-01', value: { weekly: null, monthly: THU } },
-      ],
     },
   },
-];
-
-/** Stock futures and options: monthly only, last Thursday until August 2025, last Tuesday since. */
-export const STOCK_EXPIRIES: readonly Era<ExpiryRule>[] = [
-  { from: '2000-01-01', value: { weekly: null, monthly: THU } },
-  { from: '2025-09-01', value: { weekly: null, monthly: TUE } },
 ];
 
 /** Strikes each side of the centre in a stock option ladder. */

@@ -24,9 +24,10 @@ import {
   INDEX_TICK,
   INDICES,
   KNOWN_EQUITIES,
-  STOCK_EXPIRIES,
   STOCK_HALF_WIDTH,
 } from './reference-data.js';
+import { indexLotEras } from '../../../risk/rules/lot-sizes.js';
+import { indexExpiryEras, stockExpiryEras } from '../../../risk/rules/expiry-weekdays.js';
 import { Rng, hash32, hashUnit } from './rng.js';
 import { expiryOfSymbol } from './trading-symbol.js';
 import { buildChain, hasFuture, isQuarterMonth, LISTED_MONTHLIES, listingDays, type UnderlyingEntry } from './chains.js';
@@ -352,6 +353,12 @@ export class Universe {
       if (!d) continue;
       const instrument = this.table.get(`${spec.exchange === 'NSE' ? 'NIDX' : 'BIDX'}_${spec.securityId}`)!;
       const path = { price: spec.price, annualVol: spec.annualVol };
+      // Dated market rules (config/market-rules/): an index with derivatives must have both.
+      const lots = indexLotEras(spec.symbol);
+      const expiries = indexExpiryEras(spec.symbol);
+      if (!lots || !expiries) {
+        throw new ConfigError(`Universe: ${spec.symbol} has derivatives but no ${!lots ? 'lot sizes in config/market-rules/lot-sizes.yaml' : 'expiry weekdays in config/market-rules/expiry-weekdays.yaml'} (indices.${spec.symbol})`, { symbol: spec.symbol });
+      }
       this.addEntry({
         info: {
           symbol: spec.symbol,
@@ -365,13 +372,13 @@ export class Universe {
         },
         pathKey: spec.symbol,
         path,
-        expiryRules: d.expiries,
-        lots: d.lots,
+        expiryRules: expiries,
+        lots,
         halfWidth: d.halfWidth,
         futureTick: Math.round(d.futureTick * 100),
         quarterlies: d.quarterlies,
         stepAt: () => d.strikeStep,
-        ...this.splitExpiries(d.expiries, d.quarterlies, to, d.weeklies ?? LISTED_WEEKLIES),
+        ...this.splitExpiries(expiries, d.quarterlies, to, d.weeklies ?? LISTED_WEEKLIES),
       });
     }
     for (const [symbol, s] of stocks) {
@@ -388,14 +395,14 @@ export class Universe {
         },
         pathKey: symbol,
         path: s.spec,
-        expiryRules: STOCK_EXPIRIES,
+        expiryRules: stockExpiryEras(),
         lots: [{ from: '2000-01-01', value: s.lot }],
         halfWidth: STOCK_HALF_WIDTH,
         futureTick: s.instrument.tickSize,
         quarterlies: 0,
         // Strike steps scale with the price level, snapped to the exchange's usual steps.
         stepAt: (price) => nearestNice(s.step * (price / s.spec.price)),
-        ...this.splitExpiries(STOCK_EXPIRIES, 0, to, 0),
+        ...this.splitExpiries(stockExpiryEras(), 0, to, 0),
       });
     }
   }

@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { nseCalendar } from '../../../../src/core/calendar.js';
 import { expirySeries } from '../../../../src/adapters/simulator/universe/expiry-calendar.js';
 import { Universe } from '../../../../src/adapters/simulator/universe/index.js';
-import { INDICES } from '../../../../src/adapters/simulator/universe/reference-data.js';
+import { indexExpiryEras } from '../../../../src/risk/rules/expiry-weekdays.js';
 import { sharedData } from '../../../support/shared-data.js';
 
 const data = sharedData();
-const nifty = INDICES.find((i) => i.symbol === 'NIFTY')!.derivatives!;
+const nifty = { expiries: indexExpiryEras('NIFTY')! };
 
 describe('expiry calendar against real NSE expiries', () => {
   it.skipIf(!data.available)('reproduces every NIFTY monthly expiry of 2021-2024 in the NSE option bhavcopies', () => {
@@ -59,5 +59,17 @@ describe('expiry calendar against real NSE expiries', () => {
     // 2024-03-29 (Good Friday) is no Thursday, but 2022-10-27 shows an ordinary Thursday monthly.
     expect(s.map((e) => e.date)).toContain('2022-10-27');
     expect(s.map((e) => e.date)).toContain('2026-11-23'); // Tuesday 24 November 2026 is a holiday
+  });
+});
+
+describe('expired contracts keep the lot and weekday of their era (config/market-rules)', () => {
+  const u = Universe.build({ seed: 3, today: '2026-08-14', calendar: nseCalendar(), nseEquities: 10, bseEquities: 2 });
+  it('lists BANKNIFTY 2025 monthlies with the lot in force at each expiry and on that era\'s weekday', () => {
+    const lotOf = (expiry: string) => u.contracts('BANKNIFTY', expiry)[0]!.lotSize;
+    // Last Thursday until August 2025 (lot 30, then 35 from the July 2025 expiry), last Tuesday since.
+    expect(lotOf('2025-06-26')).toBe(30);
+    expect(lotOf('2025-07-31')).toBe(35);
+    expect(lotOf('2025-09-30')).toBe(35);
+    expect(u.contracts('BANKNIFTY', '2025-09-25')).toEqual([]);
   });
 });
