@@ -12,7 +12,7 @@ import { RateLimiters } from '../../../src/adapters/broker/rate-limiter.js';
 import { BrokerVenue } from '../../../src/adapters/broker/venue.js';
 import { Engine } from '../../../src/engine/engine.js';
 import { VirtualClock } from '../../../src/core/clock.js';
-import type { DeniedEvent, OrderSnapshot } from '../../../src/core/events.js';
+import type { DeniedEvent, LostAnswerEvent, OrderSnapshot } from '../../../src/core/events.js';
 import { InstrumentTable, type Instrument } from '../../../src/core/instruments.js';
 import { parseInstrumentMaster } from '../../../src/core/instrument-master.js';
 import { silentLogger } from '../../../src/core/log.js';
@@ -151,15 +151,21 @@ describe('freeze quantity in paper trading (simulator over HTTP)', () => {
     // Every order write is carried out and its answer lost (a 5xx): the engine must not retry.
     const faults = await fetch(`${p.sim.baseUrl}/sim/faults`, { method: 'POST', headers: { 'x-sim-admin': p.sim.credentials.admin_key, 'content-type': 'application/json' }, body: JSON.stringify({ lost_ack_rate: 1, lost_ack_mode: '5xx' }) });
     expect(faults.status).toBeLessThan(300);
+    const verdicts: LostAnswerEvent[] = [];
+    p.engine.bus.on('lost-answer', (e) => void verdicts.push(e));
     const tag = p.ctx().buy(p.option.id, 3 * slice, { product: 'MARGIN', limitPrice: 101_00 });
-    // The reconciler looks the tags up after its delays of clock time: move the clock on while waiting.
+    // The lost-answer owner looks the tags up after its delays of clock time, and the broker's
+    // rate limits refill on it: move the clock on while waiting and while reading the book.
     const drive = setInterval(() => p.clock.advanceBy(250), 20);
+    let book: Awaited<ReturnType<typeof p.venue.orderBook>>;
     try {
       await until(() => p.engine.orders.get(tag)?.status === 'FILLED' && !p.engine.orders.get(tag)?.settling, 'the sliced order to fill through lost answers');
+      await until(() => verdicts.length === 3, 'a verdict on each slice\'s lost answer');
+      book = await p.venue.orderBook();
     } finally {
       clearInterval(drive);
     }
-    const book = await p.venue.orderBook();
+    expect(verdicts.map((v) => [v.tag, v.verdict]).sort()).toEqual([[`${tag}.s1`, 'done'], [`${tag}.s2`, 'done'], [`${tag}.s3`, 'done']]);
     expect(book.filter((o) => o.tag!.startsWith(`${tag}.`)).map((o) => o.tag).sort()).toEqual([`${tag}.s1`, `${tag}.s2`, `${tag}.s3`]);
     expect(p.engine.portfolio.netQty(p.option.id)).toBe(3 * slice);
     expect(p.engine.orders.get(tag)).toMatchObject({ filledQty: 3 * slice, slices: 3 });
