@@ -35,6 +35,8 @@ import { createOpsServer } from './ops-control.js';
 import { nextDayOpen, SessionClose, type NextSessionOpen } from './session-close.js';
 import type { BrokerSession } from './parts.js';
 import { EventRecorder } from './recorder.js';
+import { recordingHeader } from './recording-header.js';
+import type { RecordingHeaderInput } from '../engine/recording/format.js';
 import { SessionStats } from './session-stats.js';
 import { loadStrategySpecs, type StrategyLookup } from './strategy-loader.js';
 import { symbolIndex } from './symbols.js';
@@ -100,6 +102,8 @@ export class Daemon {
   /** The instruments the daemon loaded: `ctl status` shows symbols beside scrip codes. */
   private instrumentTable: InstrumentTable | undefined;
   private recorder: EventRecorder | undefined;
+  /** The recording's header, once the engine has reconciled (the funds at start are known then). */
+  private header: (() => RecordingHeaderInput) | undefined;
   private ops: OpsServer | undefined;
   private feedSub: Subscription | undefined;
   private circuits: CircuitBands | undefined;
@@ -176,7 +180,8 @@ export class Daemon {
         await this.store.ready(10_000);
       }
       if (c.recording.enabled) {
-        this.recorder = new EventRecorder({ dir: c.recording.dir ?? join(c.stateDir, 'recordings'), log: this.log });
+        // Events wait in memory until the header is known (after the engine has reconciled).
+        this.recorder = new EventRecorder({ dir: c.recording.dir ?? join(c.stateDir, 'recordings'), log: this.log, header: () => this.header?.() });
       }
 
       try {
@@ -227,6 +232,8 @@ export class Daemon {
       await this.sessionClose.restore(engine);
       await this.reconcileDay(engine, false);
       await warmUpFromHistory(engine, session, clock, this.log);
+      const mode = this.o.mode;
+      this.header = () => recordingHeader({ mode, config: c, baseDir: this.o.baseDir, engine, specs: prepared.specs, instruments: table });
       this.health.markReconciled();
       this.health.setTradingState(engine.tradingState());
       this.metrics.setTradingState(engine.tradingState());
