@@ -42,11 +42,18 @@ export class LiveSession {
   readonly fills: LiveFill[] = [];
   readonly gaps: StreamGap[] = [];
   readonly lastPrices = new Map<string, Paise>();
+  /** Minute closes of the sampled instruments (for the report's price chart): [epoch ms, ltp]. */
+  readonly minutes = new Map<string, Array<[number, Paise]>>();
   /** Whether the recording shows the daemon stopping (a complete session). */
   stopped = false;
   lines = 0;
   private now = 0;
   private readonly open = new Map<string, { from: number; line: number }>();
+
+  /** `sample`: instruments whose minute closes the report charts (the strategies' own). */
+  constructor(sample: Iterable<string> = []) {
+    for (const i of sample) this.minutes.set(i, []);
+  }
 
   observe(r: RecordedLine, market: number): void {
     const e = r.event;
@@ -55,6 +62,13 @@ export class LiveSession {
       case 'tick':
         this.now = Math.max(this.now, e.ts);
         this.lastPrices.set(e.instrument, e.ltp);
+        const m = this.minutes.get(e.instrument);
+        if (m) {
+          const minute = e.ts - (e.ts % 60_000);
+          const last = m[m.length - 1];
+          if (last && last[0] === minute) last[1] = e.ltp;
+          else m.push([minute, e.ltp]);
+        }
         return;
       case 'candle':
         this.now = Math.max(this.now, e.ts);

@@ -91,7 +91,7 @@ export async function replaySession(req: ReplayRequest): Promise<ReplayOutcome> 
   if (h.openOrders > 0) notes.push(`the session started with ${h.openOrders} working order(s) from before; the replay does not have them`);
   const strategies = req.override ? req.override.strategies : await recordedStrategies(h, notes);
   const table = new InstrumentTable(h.instruments as Instrument[]);
-  const live = new LiveSession();
+  const live = new LiveSession(h.instruments.map((i) => i.id));
   const cash = h.funds?.available;
   if (cash === undefined) throw new ConfigError(`${recording.source}:1: the header holds no funds at start; cannot size the replay's account`, { source: recording.source });
   const risk = (req.override?.risk ?? h.config.risk) as RiskConfigInput;

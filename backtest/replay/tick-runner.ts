@@ -55,8 +55,10 @@ export interface TickReplayOptions {
   readonly squareOff?: SquareOffTimesInput;
   /** The daemon's stop action (replay: run when the recording shows the daemon stopping). */
   readonly onStop?: ShutdownAction;
-  /** The venue's charges (default: the simulator's, Indian statutory charges). */
-  readonly charges?: ChargeCalculator;
+  /** The venue's charges, given the clock (default: the simulator's, Indian statutory charges). */
+  readonly charges?: (now: () => number) => ChargeCalculator;
+  /** Ticks of adverse slippage on market-like fills (backtests; a replay keeps 0, as the simulator). */
+  readonly slippageTicks?: number;
   readonly marketProtectionPct?: number;
   /** Every recorded line as it is read, with the ordinal of the last market event fed so far. */
   readonly onRecorded?: (r: RecordedLine, market: number) => void;
@@ -113,7 +115,8 @@ export async function runTickReplay(o: TickReplayOptions): Promise<TickReplayRun
     tsl: 'off',
     sessionOpen: false,
     ...(o.marketProtectionPct !== undefined ? { marketProtectionPct: o.marketProtectionPct } : {}),
-    accountOptions: { openingBalance: o.cash, ...(o.charges ? { charges: o.charges } : {}) },
+    ...(o.slippageTicks !== undefined ? { slippageTicks: o.slippageTicks } : {}),
+    accountOptions: { openingBalance: o.cash, ...(o.charges ? { charges: o.charges(() => clock.now()) } : {}) },
   });
   const venue = new BacktestVenue(matching, { nativeTrailing: false, clock });
   const store = new MemoryStore();

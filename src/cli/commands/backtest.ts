@@ -77,6 +77,8 @@ interface BacktestFlags {
   heatmap?: string;
   progress: boolean;
   cache: boolean;
+  fromRecording?: string;
+  allowTruncated?: boolean;
 }
 
 const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
@@ -171,7 +173,7 @@ interface LoadedData {
 
 async function loadData(f: BacktestFlags, rawParams: Readonly<Record<string, unknown>>): Promise<LoadedData> {
   const sources = [f.data?.length ? 'data' : undefined, f.symbol?.length ? 'symbol' : undefined, f.expired?.length ? 'expired' : undefined, f.expiredExpiry ? 'expired-expiry' : undefined].filter(Boolean);
-  if (sources.length === 0) throw new ConfigError('backtest: give the candles with --data FILE.csv, --symbol NSE_2885, --expired <trading_symbol> or --expired-expiry NIFTY:YYYY-MM-DD', {});
+  if (sources.length === 0) throw new ConfigError('backtest: give the candles with --data FILE.csv, --symbol NSE_2885, --expired <trading_symbol> or --expired-expiry NIFTY:YYYY-MM-DD, or a session recording with --from-recording FILE.jsonl', {});
   if (sources.length > 1) throw new ConfigError(`backtest: use one of --data, --symbol, --expired and --expired-expiry, not ${sources.map((s) => `--${s}`).join(' and ')}`, {});
   if (f.interval !== undefined && !isInterval(f.interval)) throw flagError('interval', `not a candle interval: ${f.interval} (e.g. 1minute, 5minute, 1day)`);
   const from = f.from !== undefined ? dateFlag('from', f.from) : undefined;
@@ -339,6 +341,10 @@ async function action(f: BacktestFlags, cmd: Command): Promise<void> {
 
   const params: Record<string, unknown> = {};
   for (const [k, v] of keyValues('param', f.param)) params[k] = scalar(v);
+  if (f.fromRecording !== undefined) {
+    const { backtestRecording } = await import('./backtest-recording.js');
+    return backtestRecording({ file: f.fromRecording, flags: f, given: (k) => cmd.getOptionValueSource(k) === 'cli', definition, params, settings, cash, command: commandLine(cmd) });
+  }
   if (f.expiredExpiry && f.sweep?.length) throw flagError('sweep', 'is not available with --expired-expiry yet; run one parameter set at a time');
   const { series, sources, known, options } = await loadData(f, params);
   for (const s of sources) process.stderr.write(`${describeSummary(s)}\n`);
@@ -480,6 +486,8 @@ export function register(program: Command): void {
     .option('--workers <n>', 'sweep worker threads (default: all cores)')
     .option('--top <n>', 'sweep rows to print', '10')
     .option('--heatmap <x,y>', 'the two swept parameters on the sweep report\'s heatmap (default: the first two --sweep)')
+    .option('--from-recording <file>', "a session recording (a daemon's events-YYYY-MM-DD.jsonl): the strategy over its recorded ticks (cash: the session's funds unless --cash)")
+    .option('--allow-truncated', 'with --from-recording: read a recording whose last line is torn up to the line before')
     .option('--no-progress', 'no progress bar')
     .option('--no-cache', 'do not use the candle download cache')
     .action(async (flags: BacktestFlags, cmd: Command) => action(flags, cmd));
