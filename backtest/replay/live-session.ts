@@ -59,7 +59,7 @@ export class LiveSession {
     const e = r.event;
     this.lines = r.line;
     switch (e.type) {
-      case 'tick':
+      case 'tick': {
         this.now = Math.max(this.now, e.ts);
         this.lastPrices.set(e.instrument, e.ltp);
         const m = this.minutes.get(e.instrument);
@@ -70,6 +70,7 @@ export class LiveSession {
           else m.push([minute, e.ltp]);
         }
         return;
+      }
       case 'candle':
         this.now = Math.max(this.now, e.ts);
         return;
