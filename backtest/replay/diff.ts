@@ -171,18 +171,29 @@ export function diffSessions(live: LiveSession, rep: TickReplayRun, o: DiffOptio
   const divergences: Divergence[] = [];
   const marks = new Map([...live.lastPrices, ...rep.lastPrices]);
 
-  // Fills by tag on each side.
+  // Everything indexed once (a full day holds tens of thousands of decisions and fills): fills
+  // by root tag, decisions and fills by strategy.
   const liveFillsOf = new Map<string, LiveFill[]>();
-  for (const f of live.fills) push(liveFillsOf, f.fill.tag, f);
+  for (const f of live.fills) push(liveFillsOf, rootOf(f.fill.tag).root, f);
   const repFillsOf = new Map<string, Array<{ fill: FillEvent; market: number }>>();
-  rep.fillEvents.forEach((f, k) => push(repFillsOf, f.tag, { fill: f, market: rep.fillMarket[k]! }));
+  rep.fillEvents.forEach((f, k) => push(repFillsOf, rootOf(f.tag).root, { fill: f, market: rep.fillMarket[k]! }));
+  const liveBySid = new Map<string, LiveDecision[]>();
+  for (const d of live.decisions) push(liveBySid, d.intent.strategyId, d);
+  const repBySid = new Map<string, ReplayDecision[]>();
+  for (const d of rep.decisions) push(repBySid, d.intent.strategyId, d);
+  const liveFillsBySid = new Map<string, LiveFill[]>();
+  for (const f of live.fills) push(liveFillsBySid, f.fill.strategyId, f);
+  const repFillsBySid = new Map<string, Array<{ fill: FillEvent; market: number }>>();
+  rep.fillEvents.forEach((f, k) => push(repFillsBySid, f.strategyId, { fill: f, market: rep.fillMarket[k]! }));
+  const liveIds = new Set(live.decisions.map((d) => d.intent.id));
+  const repIds = new Set(rep.decisions.map((d) => d.intent.id));
 
   const liveToReplay = new Map<string, string>();
   const target = (t: string): string => {
     const { root, suffix } = rootOf(t);
     return (liveToReplay.get(root) ?? root) + suffix;
   };
-  const strategies = [...new Set([...live.decisions.map((d) => d.intent.strategyId), ...rep.decisions.map((d) => d.intent.strategyId)])].sort();
+  const strategies = [...new Set([...liveBySid.keys(), ...repBySid.keys()])].sort();
   const rows: StrategyRow[] = [];
   let identicalDecisions = 0;
   let totalDecisions = 0;
@@ -193,14 +204,21 @@ export function diffSessions(live: LiveSession, rep: TickReplayRun, o: DiffOptio
   const repOnlyFills: FillEvent[] = [];
 
   for (const sid of strategies) {
-    const L: LiveDecision[] = live.decisions.filter((d) => d.intent.strategyId === sid);
-    const R: ReplayDecision[] = rep.decisions.filter((d) => d.intent.strategyId === sid);
+    const L: LiveDecision[] = liveBySid.get(sid) ?? [];
+    const R: ReplayDecision[] = repBySid.get(sid) ?? [];
     let same = 0;
     let sFillsIdentical = 0;
     let i = 0;
     let j = 0;
-    const keyL = (k: number): string => decisionKey(L[k]!.intent, target);
-    const keyR = (k: number): string => decisionKey(R[k]!.intent);
+    // Keys of modify and cancel depend on the pairs made so far (their target): not cached.
+    const cacheL: Array<string | undefined> = [];
+    const keyL = (k: number): string => {
+      const i = L[k]!.intent;
+      if (i.kind === 'modify' || i.kind === 'cancel') return decisionKey(i, target);
+      return (cacheL[k] ??= decisionKey(i));
+    };
+    const keysR = R.map((d) => decisionKey(d.intent));
+    const keyR = (k: number): string => keysR[k]!;
     while (i < L.length || j < R.length) {
       if (i < L.length && j < R.length && keyL(i) === keyR(j)) {
         const l = L[i]!;
@@ -244,17 +262,14 @@ export function diffSessions(live: LiveSession, rep: TickReplayRun, o: DiffOptio
     identicalDecisions += same;
     totalDecisions += Math.max(L.length, R.length);
     identicalFills += sFillsIdentical;
-    const lf = live.fills.filter((f) => f.fill.strategyId === sid).map((f) => f.fill);
-    const rf = rep.fillEvents.filter((f) => f.strategyId === sid);
+    const lf = (liveFillsBySid.get(sid) ?? []).map((f) => f.fill);
+    const rf = (repFillsBySid.get(sid) ?? []).map((f) => f.fill);
     totalFills += Math.max(lf.length, rf.length);
     rows.push({ strategyId: sid, liveDecisions: L.length, replayDecisions: R.length, identicalDecisions: same, liveFills: lf.length, replayFills: rf.length, identicalFills: sFillsIdentical, livePnl: pnlOf(lf, marks), replayPnl: pnlOf(rf, marks) });
   }
 
   // Fills of no strategy decision (the broker's square-off): paired in order by what they were.
-  const decided = (tag: string, side: 'live' | 'replay'): boolean => {
-    const root = rootOf(tag).root;
-    return side === 'live' ? live.decisions.some((d) => d.intent.id === root) : rep.decisions.some((d) => d.intent.id === root);
-  };
+  const decided = (tag: string, side: 'live' | 'replay'): boolean => (side === 'live' ? liveIds : repIds).has(rootOf(tag).root);
   const otherLive = live.fills.filter((f) => !decided(f.fill.tag, 'live'));
   const otherRep = rep.fillEvents.filter((f) => !decided(f.tag, 'replay'));
   const used = new Set<FillEvent>();
@@ -308,11 +323,11 @@ export function diffSessions(live: LiveSession, rep: TickReplayRun, o: DiffOptio
   }
 
   function fillsOfLive(root: string): LiveFill[] {
-    return [...liveFillsOf.entries()].filter(([t]) => rootOf(t).root === root).flatMap(([, v]) => v);
+    return liveFillsOf.get(root) ?? [];
   }
 
   function fillsOfRep(root: string): Array<{ fill: FillEvent; market: number }> {
-    return [...repFillsOf.entries()].filter(([t]) => rootOf(t).root === root).flatMap(([, v]) => v);
+    return repFillsOf.get(root) ?? [];
   }
 
   /** Risk answer, placement and fills of a paired decision; returns the live fills identical in the replay. */
@@ -350,6 +365,10 @@ export function diffSessions(live: LiveSession, rep: TickReplayRun, o: DiffOptio
         replay: rRejected ? `rejected: ${ro?.reason ?? 'no reason given'}` : `placed, ${ro?.status ?? 'no order update'}`,
         why: lRejected ? 'the broker rejected an order the replay\'s venue accepted' : 'the replay\'s venue rejected an order the broker accepted',
       });
+      // Its fills (on the side that accepted it) follow from that; they are not another divergence.
+      for (const f of fillsOfLive(l.intent.id)) liveOnlyFills.push(f.fill);
+      for (const f of fillsOfRep(r.intent.id)) repOnlyFills.push(f.fill);
+      return 0;
     } else if (lo && ro && lo.order.qty !== ro.qty && lo.order.modifications === ro.modifications) {
       divergences.push({ ...base, kind: 'broker', ts: l.ts, line: lo.line, live: `quantity ${lo.order.qty}`, replay: `quantity ${ro.qty}`, why: 'the broker changed the order\'s quantity' });
     }
@@ -411,8 +430,8 @@ export function diffSessions(live: LiveSession, rep: TickReplayRun, o: DiffOptio
       for (const f of fills) if (f.market < m && f.fill.strategyId === sid) out.set(f.fill.instrument, (out.get(f.fill.instrument) ?? 0) + (f.fill.side === 'BUY' ? f.fill.qty : -f.fill.qty));
       return out;
     };
-    const ln = net(live.fills);
-    const rn = net(rep.fillEvents.map((fill, k) => ({ fill, market: rep.fillMarket[k]! })));
+    const ln = net(liveFillsBySid.get(sid) ?? []);
+    const rn = net(repFillsBySid.get(sid) ?? []);
     const diffs: string[] = [];
     for (const inst of new Set([...ln.keys(), ...rn.keys()])) {
       const a = ln.get(inst) ?? 0;
@@ -420,7 +439,7 @@ export function diffSessions(live: LiveSession, rep: TickReplayRun, o: DiffOptio
       if (a !== b) diffs.push(`position in ${inst}: live ${a}, replay ${b}`);
     }
     // A live fill of this strategy booked late just before: the strategy decided on stale orders.
-    const late = live.fills.find((f) => f.fill.strategyId === sid && f.market >= m - 1 && f.market <= Math.max(lm, rm) && f.arrived - f.fill.ts > lateMs);
+    const late = (liveFillsBySid.get(sid) ?? []).find((f) => f.market >= m - 1 && f.market <= Math.max(lm, rm) && f.arrived - f.fill.ts > lateMs);
     if (late) diffs.push(`its fill ${late.fill.fillId} reached the live engine ${((late.arrived - late.fill.ts) / 1000).toFixed(1)} s late`);
     if (diffs.length === 0) diffs.push(lm === rm ? 'same market data, positions and orders: its own state differed (earlier decisions)' : `live decided after market event ${lm}, the replay after ${rm}: order updates reached it at other moments`);
     return { text: `inputs that differed: ${diffs.join('; ')}`, late: late !== undefined };
