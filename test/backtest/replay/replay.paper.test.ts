@@ -79,6 +79,34 @@ describe('tarang replay of a paper session', () => {
   });
 });
 
+describe('tarang replay classifies what the broker and the stream did', () => {
+  it('shows an order the broker rejected as broker-rejected, and a fill that arrived late as a late update', async () => {
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const parse = (l: string): Record<string, unknown> => JSON.parse(l) as Record<string, unknown>;
+    // The flipper's first order: rejected by the broker instead, its fill gone.
+    const fk = lines.findIndex((l) => l.includes('"type":"fill"') && l.includes('"strategyId":"flipper"'));
+    const rejectedTag = parse(lines[fk]!)['tag'] as string;
+    const edited = lines
+      .filter((l, k) => k !== fk)
+      .map((l) => {
+        if (!l.includes('"type":"order"') || !l.includes(`"tag":"${rejectedTag}"`)) return l;
+        const e = parse(l) as { order: Record<string, unknown> };
+        return JSON.stringify({ ...e, order: { ...e.order, status: 'REJECTED', filledQty: 0, filledValue: 0, reason: 'RMS: margin exceeds' } });
+      });
+    // The buyer's second fill: booked ten seconds after it happened (its stream was down).
+    const bk = edited.map((l, k) => [l, k] as const).filter(([l]) => l.includes('"type":"fill"') && l.includes('"strategyId":"buyer"'))[1]![1];
+    const late = parse(edited[bk]!) as { ts: number; tag: string };
+    edited[bk] = JSON.stringify({ ...late, ts: late.ts - 10_000 });
+    const changed = file.replace(/\.jsonl$/, '-broker.jsonl');
+    writeFileSync(changed, edited.join('\n'));
+    const r = await replaySession({ source: changed });
+    const byTag = new Map(r.diff.divergences.map((d) => [d.tag, d]));
+    expect(byTag.get(rejectedTag)).toMatchObject({ kind: 'broker', strategyId: 'flipper', live: 'rejected: RMS: margin exceeds' });
+    expect(byTag.get(late.tag)).toMatchObject({ kind: 'update', strategyId: 'buyer' });
+    expect(byTag.get(late.tag)!.why).toMatch(/^the live fill reached the engine (9|1\d)\.\d s after it happened/);
+  });
+});
+
 describe('tarang replay and backtest --from-recording on the command line', () => {
   it('prints the summary, writes JSON and an HTML report that draws in a real browser, and exits 0 when nothing diverged', async () => {
     const json = file.replace(/\.jsonl$/, '.json');
