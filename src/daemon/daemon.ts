@@ -35,7 +35,7 @@ import { createOpsServer } from './ops-control.js';
 import { nextDayOpen, SessionClose, type NextSessionOpen } from './session-close.js';
 import type { BrokerSession } from './parts.js';
 import { EventRecorder } from './recorder.js';
-import { recordingHeader } from './recording-header.js';
+import { headerProvider } from './recording-header.js';
 import type { RecordingHeaderInput } from '../engine/recording/format.js';
 import { SessionStats } from './session-stats.js';
 import { loadStrategySpecs, type StrategyLookup } from './strategy-loader.js';
@@ -232,8 +232,7 @@ export class Daemon {
       await this.sessionClose.restore(engine);
       await this.reconcileDay(engine, false);
       await warmUpFromHistory(engine, session, clock, this.log);
-      const mode = this.o.mode;
-      this.header = () => recordingHeader({ mode, config: c, baseDir: this.o.baseDir, engine, specs: prepared.specs, instruments: table });
+      this.header = headerProvider({ mode: this.o.mode, config: c, baseDir: this.o.baseDir, engine, specs: prepared.specs, instruments: table }, this.log);
       this.health.markReconciled();
       this.health.setTradingState(engine.tradingState());
       this.metrics.setTradingState(engine.tradingState());

@@ -8,7 +8,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { describeError } from '../core/errors.js';
 import type { InstrumentLookup } from '../core/instruments.js';
+import type { Logger } from '../core/log.js';
 import type { Engine } from '../engine/engine.js';
 import type { StrategySpec } from '../engine/engine-options.js';
 import { RECORDING_FORMAT, RECORDING_VERSION, type RecordingHeaderInput } from '../engine/recording/format.js';
@@ -61,6 +63,22 @@ export function recordingHeader(s: HeaderSources): RecordingHeaderInput {
     ...(funds !== undefined ? { funds: { available: funds } } : {}),
     positions: engine.portfolio.positions().map((p) => ({ instrument: p.instrument, product: p.product, netQty: p.netQty, openValue: p.openValue })),
     openOrders: engine.orders.openCount(),
+  };
+}
+
+/**
+ * The header as the recorder asks for it (at each file it opens). The recording must never take
+ * the trading process down: a header that cannot be built is logged, and the file says so (a
+ * replay then refuses it with that reason).
+ */
+export function headerProvider(s: HeaderSources, log: Logger): () => RecordingHeaderInput {
+  return () => {
+    try {
+      return recordingHeader(s);
+    } catch (e) {
+      log.error({ err: e }, 'daemon: cannot build the recording header; this recording will not replay');
+      return { format: RECORDING_FORMAT, version: RECORDING_VERSION, incomplete: `the recording header could not be built: ${describeError(e)}` } as unknown as RecordingHeaderInput;
+    }
   };
 }
 
