@@ -36,7 +36,6 @@ import { nextDayOpen, SessionClose, type NextSessionOpen } from './session-close
 import type { BrokerSession } from './parts.js';
 import { EventRecorder } from './recorder.js';
 import { headerProvider } from './recording-header.js';
-import type { RecordingHeaderInput } from '../engine/recording/format.js';
 import { SessionStats } from './session-stats.js';
 import { loadStrategySpecs, type StrategyLookup } from './strategy-loader.js';
 import { symbolIndex } from './symbols.js';
@@ -103,7 +102,7 @@ export class Daemon {
   private instrumentTable: InstrumentTable | undefined;
   private recorder: EventRecorder | undefined;
   /** The recording's header, once the engine has reconciled (the funds at start are known then). */
-  private header: (() => RecordingHeaderInput) | undefined;
+  private header: ReturnType<typeof headerProvider> | undefined;
   private ops: OpsServer | undefined;
   private feedSub: Subscription | undefined;
   private circuits: CircuitBands | undefined;
@@ -180,7 +179,6 @@ export class Daemon {
         await this.store.ready(10_000);
       }
       if (c.recording.enabled) {
-        // Events wait in memory until the header is known (after the engine has reconciled).
         this.recorder = new EventRecorder({ dir: c.recording.dir ?? join(c.stateDir, 'recordings'), log: this.log, header: () => this.header?.() });
       }
 
