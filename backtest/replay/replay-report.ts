@@ -114,7 +114,13 @@ export function buildReplayHtml(r: ReplayOutcome): string {
   const diverged = new Set(d.divergences.filter((x) => x.kind === 'fill' || x.kind === 'update').map((x) => x.tag));
   // Per instrument: minute closes, and fills [time, live?, buy?, identical?] on their minute's point.
   const minuteOf = (ts: number): number => chartTime(ts - (ts % 60_000));
-  const chart = [...r.live.minutes.entries()].map(([instrument, prices]) => {
+  // The instruments that traded (live or replay), at most 50, busiest first: a page stays light
+  // for a session of thousands of instruments.
+  const traded = new Map<string, number>();
+  for (const f of r.live.fills) traded.set(f.fill.instrument, (traded.get(f.fill.instrument) ?? 0) + 1);
+  for (const f of r.run.fillEvents) traded.set(f.instrument, (traded.get(f.instrument) ?? 0) + 1);
+  const shown = traded.size > 0 ? [...traded].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 50).map(([i]) => i) : [...r.live.minutes.keys()].slice(0, 10);
+  const chart = shown.map((instrument) => [instrument, r.live.minutes.get(instrument) ?? []] as const).map(([instrument, prices]) => {
     const fills: Array<[number, number, number, number]> = [];
     for (const f of r.live.fills) if (f.fill.instrument === instrument) fills.push([minuteOf(f.fill.ts), 1, f.fill.side === 'BUY' ? 1 : 0, diverged.has(f.fill.tag) ? 0 : 1]);
     for (const f of r.run.fillEvents) if (f.instrument === instrument) fills.push([minuteOf(f.ts), 0, f.side === 'BUY' ? 1 : 0, 1]);
@@ -148,7 +154,7 @@ export function buildReplayHtml(r: ReplayOutcome): string {
 ${first ? `<p><b>${esc(DIVERGENCE_LABEL[first.kind])}</b> at ${esc(formatIst(first.ts).slice(11, 23))} IST, strategy ${esc(first.strategyId)}${first.tag ? `, order ${esc(first.tag)}` : ''}${first.orderId ? ` (${esc(first.orderId)})` : ''}${first.line !== undefined ? `, recording line ${first.line}` : ''}<br>live: ${esc(first.live)}<br>replay: ${esc(first.replay)}<br>${esc(first.why)}</p>` : '<p>none: the replay made every decision and fill the session made.</p>'}
 <h2>By strategy</h2>
 <table><thead><tr><th>strategy</th><th>decisions live</th><th>replay</th><th>identical</th><th>fills live</th><th>replay</th><th>identical</th><th>P&amp;L live</th><th>P&amp;L replay</th></tr></thead><tbody>${rows}</tbody></table>
-<h2>Prices and fills</h2>
+<h2>Prices and fills${traded.size > 50 ? ` (the 50 busiest of ${traded.size} instruments traded)` : ''}</h2>
 <div><select id="instrument"></select> <span class="muted">live fills above the line (blue buy, red when they diverged), the replay's below (purple)</span></div>
 <div id="price-chart" class="chart"></div>
 <h2>Divergences (${d.divergences.length})</h2>
