@@ -3,7 +3,7 @@
  * recorded session (a daemon's `events-YYYY-MM-DD.jsonl`) through the backtest engine again and
  * shows where live and replay part ways (docs/replay.md explains how to read it).
  */
-import { writeFileSync } from 'node:fs';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
@@ -134,6 +134,10 @@ export function register(program: Command): void {
     .action(async (recording: string, f: ReplayFlags) => {
       const tolerance = Number(f.timeTolerance);
       if (!Number.isFinite(tolerance) || tolerance < 0) throw new ConfigError(`--time-tolerance: expected milliseconds >= 0, got ${JSON.stringify(f.timeTolerance)}`, { flag: 'time-tolerance' });
+      if (statSync(recording, { throwIfNoEntry: false })?.isDirectory()) {
+        const days = readdirSync(recording).filter((n) => /^events-\d{4}-\d{2}-\d{2}\.jsonl$/.test(n)).sort();
+        throw new ConfigError(`${recording} is a folder; give one day's recording${days.length ? `, e.g. ${days.slice(-3).map((d) => `${recording.replace(/\/+$/, '')}/${d}`).join(', ')}` : ' (it holds no events-YYYY-MM-DD.jsonl)'}`, { recording });
+      }
       const override = f.config ? await overrideFrom(f.config, recording) : undefined;
       const r = await replaySession({ source: recording, ...(override ? { override } : {}), allowTruncated: f.allowTruncated === true, diff: { timeToleranceMs: tolerance } });
       process.stdout.write(`${summaryLines(r, f.all === true).join('\n')}\n`);
