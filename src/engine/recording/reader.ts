@@ -51,19 +51,19 @@ export async function openRecording(source: RecordingSource, options: ReadOption
   const lines = lineBatches(stream, name);
   const state = { later: 0, last: 0 };
   let first: { line: number; text: string } | undefined;
-  let pending: Array<{ line: number; text: string }> = [];
+  let pending: LineBatch = { first: 1, lines: [] };
   for (;;) {
     const next = await lines.next();
     if (next.done) break;
     const batch = next.value;
-    const i = batch.findIndex((l) => l.text.length > 0);
+    const i = batch.lines.findIndex((l) => l.length > 0);
     if (i < 0) continue;
-    first = batch[i]!;
-    pending = batch.slice(i + 1);
+    first = { line: batch.first + i, text: batch.lines[i]! };
+    pending = { first: batch.first + i + 1, lines: batch.lines.slice(i + 1) };
     break;
   }
   if (!first) throw new RecordingError(`${name}: empty file, no recording header on line 1`, { source: name, line: 1 });
-  const header = parseHeader(first.text, first.line, name, pending.length === 0);
+  const header = parseHeader(first.text, first.line, name, pending.lines.length === 0);
   state.last = first.line;
 
   async function* events(): AsyncGenerator<readonly RecordedLine[]> {
@@ -71,15 +71,18 @@ export async function openRecording(source: RecordingSource, options: ReadOption
     let torn: { line: number; error: unknown } | undefined;
     for (;;) {
       const out: RecordedLine[] = [];
-      for (const l of batch) {
+      const texts = batch.lines;
+      for (let k = 0; k < texts.length; k++) {
+        const text = texts[k]!;
+        const line = batch.first + k;
         if (torn) throw new RecordingError(`${name}:${torn.line}: not a JSON event`, { source: name, line: torn.line }, { cause: torn.error });
-        if (l.text.length === 0) continue;
+        if (text.length === 0) continue;
         let v: unknown;
         try {
-          v = JSON.parse(l.text);
+          v = JSON.parse(text);
         } catch (e) {
           // Only the last line may be torn; decided once we know whether another line follows.
-          torn = { line: l.line, error: e };
+          torn = { line, error: e };
           continue;
         }
         if (isHeaderLine(v)) {
@@ -89,12 +92,12 @@ export async function openRecording(source: RecordingSource, options: ReadOption
           for (;;) {
             const n = await lines.next();
             if (n.done) return;
-            for (const x of n.value) if (x.text.startsWith(`{"format":`)) state.later++;
+            for (const x of n.value.lines) if (x.startsWith('{"format":')) state.later++;
           }
         }
-        if (!isEventShape(v)) throw new RecordingError(`${name}:${l.line}: expected an event with "type" and "ts", got ${l.text.slice(0, 80)}`, { source: name, line: l.line });
-        out.push({ line: l.line, event: v });
-        state.last = l.line;
+        if (!isEventShape(v)) throw new RecordingError(`${name}:${line}: expected an event with "type" and "ts", got ${text.slice(0, 80)}`, { source: name, line });
+        out.push({ line, event: v });
+        state.last = line;
       }
       if (out.length > 0) yield out;
       const n = await lines.next();
@@ -146,8 +149,8 @@ function isEventShape(v: unknown): v is Event {
   return typeof v === 'object' && v !== null && typeof (v as { type?: unknown }).type === 'string' && typeof (v as { ts?: unknown }).ts === 'number';
 }
 
-/** Lines of a text stream in batches (one per chunk read), numbered from 1; a last line without newline included. */
-async function* lineBatches(stream: Readable | AsyncIterable<string | Buffer>, name: string): AsyncGenerator<Array<{ line: number; text: string }>> {
+/** Lines of a text stream in batches (one per chunk read): the first one's number (from 1) and the texts. */
+async function* lineBatches(stream: Readable | AsyncIterable<string | Buffer>, name: string): AsyncGenerator<LineBatch> {
   let rest = '';
   let n = 0;
   try {
@@ -155,16 +158,19 @@ async function* lineBatches(stream: Readable | AsyncIterable<string | Buffer>, n
       const text = rest + (typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
       const parts = text.split('\n');
       rest = parts.pop()!;
-      const out = new Array<{ line: number; text: string }>(parts.length);
-      for (let i = 0; i < parts.length; i++) {
-        const p = parts[i]!;
-        out[i] = { line: ++n, text: p.endsWith('\r') ? p.slice(0, -1) : p };
-      }
-      if (out.length > 0) yield out;
+      if (parts.length === 0) continue;
+      for (let i = 0; i < parts.length; i++) if (parts[i]!.endsWith('\r')) parts[i] = parts[i]!.slice(0, -1);
+      yield { first: n + 1, lines: parts };
+      n += parts.length;
     }
   } catch (e) {
     if (e instanceof RecordingError) throw e;
     throw new RecordingError(`${name}: cannot read the recording: ${(e as Error).message}`, { source: name }, { cause: e });
   }
-  if (rest.length > 0) yield [{ line: n + 1, text: rest }];
+  if (rest.length > 0) yield { first: n + 1, lines: [rest] };
+}
+
+interface LineBatch {
+  readonly first: number;
+  readonly lines: string[];
 }
