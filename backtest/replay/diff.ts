@@ -226,7 +226,8 @@ export function diffSessions(live: LiveSession, rep: TickReplayRun, o: DiffOptio
         liveToReplay.set(l.intent.id, r.intent.id);
         if (l.market === r.market) same++;
         else divergences.push(decisionDivergence(sid, l, r, 'at another moment'));
-        const f = compareOrder(l, r);
+        // Decided at another moment, its fills are at another moment too: that follows, it is not another divergence.
+        const f = compareOrder(l, r, l.market !== r.market);
         sFillsIdentical += f;
         i++;
         j++;
@@ -278,7 +279,7 @@ export function diffSessions(live: LiveSession, rep: TickReplayRun, o: DiffOptio
     totalFills++;
     if (!r) {
       liveOnlyFills.push(lf.fill);
-      divergences.push({ kind: 'fill', ts: lf.fill.ts, strategyId: lf.fill.strategyId, tag: lf.fill.tag, ...(lf.fill.orderId ? { orderId: lf.fill.orderId } : {}), line: lf.line, live: fillText([lf.fill]), replay: 'no such fill', why: 'the venue filled an order the replay never had (e.g. a square-off of a position that differs)' });
+      divergences.push({ kind: 'fill', ts: lf.fill.ts, strategyId: lf.fill.strategyId, tag: lf.fill.tag, ...(lf.fill.orderId ? { orderId: lf.fill.orderId } : {}), line: lf.line, live: fillText([lf.fill]), replay: 'no such fill', why: 'an order the replay never had (the broker\'s square-off, or the engine\'s own flatten or exit, of a position that differed)' });
       continue;
     }
     used.add(r);
@@ -290,7 +291,7 @@ export function diffSessions(live: LiveSession, rep: TickReplayRun, o: DiffOptio
     if (used.has(r)) continue;
     totalFills++;
     repOnlyFills.push(r);
-    divergences.push({ kind: 'fill', ts: r.ts, strategyId: r.strategyId, tag: r.tag, live: 'no such fill', replay: fillText([r]), why: 'the replay\'s venue filled an order live did not have' });
+    divergences.push({ kind: 'fill', ts: r.ts, strategyId: r.strategyId, tag: r.tag, live: 'no such fill', replay: fillText([r]), why: 'an order of the engine\'s own (a flatten or exit, not a strategy\'s decision) that the session never filled: live, the position it closes was not there to the engine at that moment (a fill still being booked, or an earlier fill that differed)' });
   }
 
   const livePnl = pnlOf(live.fills.map((f) => f.fill), marks);
@@ -331,7 +332,7 @@ export function diffSessions(live: LiveSession, rep: TickReplayRun, o: DiffOptio
   }
 
   /** Risk answer, placement and fills of a paired decision; returns the live fills identical in the replay. */
-  function compareOrder(l: LiveDecision, r: ReplayDecision): number {
+  function compareOrder(l: LiveDecision, r: ReplayDecision, moved: boolean): number {
     const sid = l.intent.strategyId;
     const ld = live.denials.get(l.intent.id);
     const rd = rep.denials.get(r.intent.id);
@@ -384,7 +385,7 @@ export function diffSessions(live: LiveSession, rep: TickReplayRun, o: DiffOptio
       else if (b) repOnlyFills.push(b);
       if (a && b && a.fill.qty === b.qty && a.fill.price === b.price && Math.abs(a.fill.ts - b.ts) <= tolerance) same++;
     }
-    if (same < n) {
+    if (same < n && !moved) {
       const late = lf.find((f) => f.arrived - f.fill.ts > lateMs);
       const first = lf[0];
       const gaps = first ? live.gapsIn(l.ts, first.arrived) : live.gapsIn(l.ts, Infinity);
@@ -458,6 +459,8 @@ function fillWhy(l: readonly FillEvent[], r: readonly FillEvent[]): string {
   if (lq !== rq || l.length !== r.length) return `quantity: live ${lq} in ${l.length} fills, replay ${rq} in ${r.length} (the live book's depth vs the ticks' top of book)`;
   const lp = l.reduce((a, f) => a + f.price * f.qty, 0) / lq;
   const rp = r.reduce((a, f) => a + f.price * f.qty, 0) / rq;
+  const lag = l[0]!.ts - r[0]!.ts;
+  if (lp !== rp && lag > 0) return `price: live ${inr(lp)}, replay ${inr(rp)}, ${inr(Math.abs(lp - rp))} apart: the live order met the book ${(lag / 1000).toFixed(1)} s after the tick it was decided on (order latency; the replay fills on that tick)`;
   if (lp !== rp) return `price: live ${inr(lp)}, replay ${inr(rp)}, ${inr(Math.abs(lp - rp))} apart (the live book vs the tick model)`;
   return `time: live ${at(l[0]!.ts)}, replay ${at(r[0]!.ts)} (the order reached the live venue later than the tick it decided on)`;
 }

@@ -116,6 +116,9 @@ export async function replaySession(req: ReplayRequest): Promise<ReplayOutcome> 
   if (recording.laterSessions() > 0) notes.push(`the file holds ${recording.laterSessions()} later session(s) after line ${recording.lastLine()} (the daemon restarted that day); only the first was replayed`);
   if (!live.stopped) notes.push(`the recording ends at line ${live.lines} without the daemon stopping: the session was cut short (killed, or still running)`);
   if (run.ticks === 0) notes.push('the recording holds no ticks: nothing was replayed');
-  const diff = diffSessions(live, run, req.diff);
+  // A paper session on an accelerated clock sees its real latencies multiplied in market time:
+  // the default tolerances scale with its speed (2 s and 5 s at x1; a real 50 ms and 100 ms above x40).
+  const speed = h.mode === 'paper' && typeof h.config.paper?.['speed'] === 'number' ? h.config.paper['speed'] : 1;
+  const diff = diffSessions(live, run, { timeToleranceMs: Math.max(2_000, 50 * speed), lateMs: Math.max(5_000, 100 * speed), ...req.diff });
   return { source: recording.source, header: h, run, live, diff, notes, settingsFrom: req.override?.source ?? 'the recording' };
 }

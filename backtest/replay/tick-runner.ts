@@ -255,6 +255,9 @@ export async function runTickReplay(o: TickReplayOptions): Promise<TickReplayRun
   };
 
   await engine.start();
+  // The strategies warm up on the history candles the session warmed them up with (the daemon
+  // feeds them after start, before market data; they are not bus events).
+  if (replay && o.recording.header.warmup.length > 0) engine.feedWarmup(o.recording.header.warmup as CandleEvent[]);
   const t0 = performance.now();
   for await (const batch of o.recording.batches) {
     for (let k = 0; k < batch.length; k++) {

@@ -229,8 +229,8 @@ export class Daemon {
       await engine.start();
       await this.sessionClose.restore(engine);
       await this.reconcileDay(engine, false);
-      await warmUpFromHistory(engine, session, clock, this.log);
-      this.header = headerProvider({ mode: this.o.mode, config: c, baseDir: this.o.baseDir, engine, specs: prepared.specs, instruments: table }, this.log);
+      const warmup = await warmUpFromHistory(engine, session, clock, this.log);
+      this.header = headerProvider({ mode: this.o.mode, config: c, baseDir: this.o.baseDir, engine, specs, instruments: table, warmup }, this.log);
       this.health.markReconciled();
       this.health.setTradingState(engine.tradingState());
       this.metrics.setTradingState(engine.tradingState());

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describeError } from '../core/errors.js';
+import type { CandleEvent } from '../core/events.js';
 import type { InstrumentLookup } from '../core/instruments.js';
 import type { Logger } from '../core/log.js';
 import type { Engine } from '../engine/engine.js';
@@ -24,6 +25,8 @@ export interface HeaderSources {
   readonly engine: Engine;
   readonly specs: readonly StrategySpec[];
   readonly instruments: InstrumentLookup;
+  /** The history candles the strategies were warmed up with. */
+  readonly warmup: readonly CandleEvent[];
 }
 
 export function recordingHeader(s: HeaderSources): RecordingHeaderInput {
@@ -63,6 +66,7 @@ export function recordingHeader(s: HeaderSources): RecordingHeaderInput {
     ...(funds !== undefined ? { funds: { available: funds } } : {}),
     positions: engine.portfolio.positions().map((p) => ({ instrument: p.instrument, product: p.product, netQty: p.netQty, openValue: p.openValue })),
     openOrders: engine.orders.openCount(),
+    warmup: [...s.warmup],
   };
 }
 

@@ -25,7 +25,7 @@ interface ReplayFlags {
   json?: string;
   html?: string;
   allowTruncated?: boolean;
-  timeTolerance: string;
+  timeTolerance?: string;
   check?: boolean;
   all?: boolean;
 }
@@ -128,18 +128,18 @@ export function register(program: Command): void {
     .option('--json <file>', 'write the diff as JSON')
     .option('--html <file>', 'write a self-contained HTML report')
     .option('--allow-truncated', 'replay a recording whose last line is torn, up to the line before')
-    .option('--time-tolerance <ms>', 'fills this many ms apart still count as the same time', '2000')
+    .option('--time-tolerance <ms>', 'fills this many ms of market time apart still count as the same time (default 2000; a paper session at speed S: 50 x S when larger)')
     .option('--all', 'list every divergence on the terminal (default: the first ten)')
     .option('--check', 'exit with code 1 when anything diverged (scripts, CI)')
     .action(async (recording: string, f: ReplayFlags) => {
-      const tolerance = Number(f.timeTolerance);
-      if (!Number.isFinite(tolerance) || tolerance < 0) throw new ConfigError(`--time-tolerance: expected milliseconds >= 0, got ${JSON.stringify(f.timeTolerance)}`, { flag: 'time-tolerance' });
+      const tolerance = f.timeTolerance === undefined ? undefined : Number(f.timeTolerance);
+      if (tolerance !== undefined && (!Number.isFinite(tolerance) || tolerance < 0)) throw new ConfigError(`--time-tolerance: expected milliseconds >= 0, got ${JSON.stringify(f.timeTolerance)}`, { flag: 'time-tolerance' });
       if (statSync(recording, { throwIfNoEntry: false })?.isDirectory()) {
         const days = readdirSync(recording).filter((n) => /^events-\d{4}-\d{2}-\d{2}\.jsonl$/.test(n)).sort();
         throw new ConfigError(`${recording} is a folder; give one day's recording${days.length ? `, e.g. ${days.slice(-3).map((d) => `${recording.replace(/\/+$/, '')}/${d}`).join(', ')}` : ' (it holds no events-YYYY-MM-DD.jsonl)'}`, { recording });
       }
       const override = f.config ? await overrideFrom(f.config, recording) : undefined;
-      const r = await replaySession({ source: recording, ...(override ? { override } : {}), allowTruncated: f.allowTruncated === true, diff: { timeToleranceMs: tolerance } });
+      const r = await replaySession({ source: recording, ...(override ? { override } : {}), allowTruncated: f.allowTruncated === true, ...(tolerance !== undefined ? { diff: { timeToleranceMs: tolerance } } : {}) });
       process.stdout.write(`${summaryLines(r, f.all === true).join('\n')}\n`);
       if (f.json) {
         writeFileSync(f.json, jsonText(buildReplayJson(r)));

@@ -85,6 +85,12 @@ export const RecordingHeaderSchema = z.object({
   positions: z.array(z.object({ instrument: z.string(), product: z.string(), netQty: z.number().int(), openValue: paise })),
   /** Working orders at start (carried over a restart): a replay does not have them. */
   openOrders: z.number().int().nonnegative(),
+  /** The history candles the strategies were warmed up with before the first tick (candle events). */
+  warmup: z
+    .array(
+      z.object({ type: z.literal('candle'), ts: z.number(), instrument: z.string(), interval: z.string(), start: z.number(), open: paise, high: paise, low: paise, close: paise, volume: z.number(), oi: z.number().optional() }),
+    )
+    .default([]),
 });
 export type RecordingHeader = z.output<typeof RecordingHeaderSchema>;
 export type RecordingHeaderInput = z.input<typeof RecordingHeaderSchema>;
