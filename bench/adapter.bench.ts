@@ -66,15 +66,22 @@ function decodeBench(): BenchResult[] {
     // Best of 3 runs of 500,000 frames: the figure is the decoder's speed, not the neighbours' load.
     const N = 500_000;
     let best = 0;
+    let bestCpu = 0;
     for (let run = 0; run < 3; run++) {
       published = 0;
       const t0 = hr();
+      const cpu0 = process.cpuUsage();
       for (let i = 0; i < N; i++) decoder.decode(frames[i % 1000]!, emit, fail);
       const s = (hr() - t0) / 1e6;
+      const cpu = process.cpuUsage(cpu0);
       if (published !== N) throw new Error(`published ${published} of ${N}`);
       best = Math.max(best, N / s);
+      bestCpu = Math.max(bestCpu, N / ((cpu.user + cpu.system) / 1e6));
     }
-    out.push({ metric: `WS ${mode} tick frames decoded + published`, value: best, unit: 'frames/s', target: 500_000, note: 'best of 3 x 500k, Buffer in, TickEvent on an RxJS Subject out' });
+    out.push({ metric: `WS ${mode} tick frames decoded + published`, value: best, unit: 'frames/s', target: 500_000, note: 'best of 3 x 500k, Buffer in, TickEvent on an RxJS Subject out; wall time' });
+    // Per second of this process's CPU: what one core does, whoever else (the simulator, other
+    // processes) takes turns on it; wall time on a shared machine counts their turns too.
+    out.push({ metric: `WS ${mode} tick frames per CPU second`, value: bestCpu, unit: 'frames/s', target: 500_000, note: 'same runs, by process CPU time (GC threads included)' });
   }
   return out;
 }

@@ -1,7 +1,7 @@
 /**
  * Candles from the broker through the adapter: `fetchCandleRange` pages the range by the
- * interval's maximum window, merges, de-duplicates and caches finished windows on disk
- * (src/adapters/broker/helpers/candles.ts). Current instruments are addressed by scrip code
+ * interval's maximum window, merges, de-duplicates and keeps finished windows in the candle
+ * catalog (src/adapters/broker/helpers/candles.ts, src/adapters/catalog). Current instruments are addressed by scrip code
  * (`NSE_2885`, spec 4.2); expired F&O contracts by trading symbol (spec 4.5, 4.9), because
  * exchanges reuse numeric tokens after expiry. Either way the candles go through the same
  * cleaning as a CSV file (finishSeries), so the summary reads the same.
@@ -11,6 +11,7 @@ import type { Interval } from '../../src/core/candles.js';
 import type { BrokerClient } from '../../src/adapters/broker/client.js';
 import { fetchCandleRange } from '../../src/adapters/broker/helpers/candles.js';
 import type { WireCandle } from '../../src/adapters/broker/schemas/historical.js';
+import type { CandleCatalog } from '../../src/adapters/catalog/index.js';
 import { SeriesBuilder, type CandleSeries } from './candle-series.js';
 import { BarLabel, SessionFilter, finishSeries } from './clean-series.js';
 import { emptyDrops, emptyRepairs, type LoadSummary, type SeriesSummary } from './load-summary.js';
@@ -22,8 +23,8 @@ export interface BrokerCandleRequest {
   readonly from: number;
   readonly to: number;
   readonly expired?: boolean;
-  /** Disk cache of finished windows; omit to disable. */
-  readonly cacheDir?: string;
+  /** The catalog finished windows are kept in and read back from; omit to always download. */
+  readonly catalog?: CandleCatalog;
   readonly session?: SessionFilter;
   readonly onProgress?: (code: string, done: number, total: number) => void;
 }
@@ -59,7 +60,7 @@ export async function loadBrokerCandles(client: BrokerClient, clock: Clock, req:
       interval: req.interval,
       from: req.from,
       to: req.to,
-      ...(req.cacheDir ? { cacheDir: req.cacheDir } : {}),
+      ...(req.catalog ? { catalog: req.catalog } : {}),
       ...(req.expired ? { expired: true } : {}),
       ...(req.onProgress ? { onProgress: (d: number, t: number) => req.onProgress!(code, d, t) } : {}),
     });

@@ -18,8 +18,10 @@ import { addDays } from '../../src/core/time.js';
 import type { BrokerClient } from '../../src/adapters/broker/client.js';
 import type { ExpiredContractRow } from '../../src/strategies/options/chain-from-candles.js';
 import { MAX_EXPIRED_SYMBOLS } from '../../src/adapters/broker/client.js';
-import { candleWindows } from '../../src/adapters/broker/helpers/candles.js';
+import { candleWindows, fromCatalog, toCatalog } from '../../src/adapters/broker/helpers/candles.js';
+import { isCovered } from '../../src/adapters/catalog/manifest.js';
 import type { WireCandle } from '../../src/adapters/broker/schemas/historical.js';
+import type { CandleCatalog } from '../../src/adapters/catalog/index.js';
 import { loadBrokerCandles, seriesFromWire } from './broker-source.js';
 import type { CandleSeries } from './candle-series.js';
 import type { SessionFilter } from './clean-series.js';
@@ -45,8 +47,8 @@ export interface ExpiredChainRequest {
   readonly segment?: 'NFO' | 'BFO';
   /** Option tick, paise (NSE index options: 5). */
   readonly tickSize?: Paise;
-  /** Disk cache of the underlying's candles (the batched option downloads are not cached). */
-  readonly cacheDir?: string;
+  /** The catalog the underlying's and the contracts' candles are kept in and read back from. */
+  readonly catalog?: CandleCatalog;
   readonly session?: SessionFilter;
   readonly onProgress?: (code: string, done: number, total: number) => void;
 }
@@ -70,7 +72,7 @@ export async function loadExpiredChain(client: BrokerClient, clock: Clock, r: Ex
   const all = (await client.expiredContracts(r.underlying, r.expiry)).filter((c) => c.optionType !== undefined && c.strike !== undefined);
   if (all.length === 0) throw new ConfigError(`${where}: the broker lists no option contracts for it`, { underlying: r.underlying, expiry: r.expiry });
 
-  const u = await loadBrokerCandles(client, clock, { codes: [r.underlyingCode], interval: r.interval, from: r.from, to: r.to, ...(r.cacheDir ? { cacheDir: r.cacheDir } : {}), ...(r.session ? { session: r.session } : {}) });
+  const u = await loadBrokerCandles(client, clock, { codes: [r.underlyingCode], interval: r.interval, from: r.from, to: r.to, ...(r.catalog ? { catalog: r.catalog } : {}), ...(r.session ? { session: r.session } : {}) });
   const under = u.series[0];
   if (!under || under.length === 0) throw new ConfigError(`${where}: no candles of the underlying ${r.underlyingCode} between --from and --to`, { code: r.underlyingCode });
   let low = Infinity;
@@ -85,7 +87,7 @@ export async function loadExpiredChain(client: BrokerClient, clock: Clock, r: Ex
   const hi = ladder[Math.min(ladder.length - 1, nearest(high) + r.strikes)]!;
   const chosen = all.filter((c) => c.strike! >= lo && c.strike! <= hi).sort((a, b) => a.tradingSymbol.localeCompare(b.tradingSymbol));
 
-  const o = await expiredCandles(client, chosen.map((c) => c.tradingSymbol), r);
+  const o = await expiredCandles(client, chosen.map((c) => c.tradingSymbol), r, clock.now());
   const traded = new Set(o.series.filter((s) => s.length > 0).map((s) => s.instrument));
   const contracts = chosen.filter((c) => traded.has(c.tradingSymbol));
   if (contracts.length === 0) throw new ConfigError(`${where}: none of its contracts near the underlying traded between --from and --to`, {});
@@ -114,13 +116,19 @@ export async function loadExpiredChain(client: BrokerClient, clock: Clock, r: Ex
 /**
  * Candles of many expired contracts, 50 trading symbols a call (spec 4.9) and one call per window
  * of the interval's maximum range, instead of one call per contract: a chain of 40 contracts over
- * a day is one request against the data budget, not 40. Cleaned like any broker series.
+ * a day is one request against the data budget, not 40. Cleaned like any broker series. With a
+ * catalog, contracts whose whole range it already holds are read from it, and finished windows
+ * downloaded go into it.
  */
-async function expiredCandles(client: BrokerClient, symbols: readonly string[], r: ExpiredChainRequest): Promise<{ series: CandleSeries[]; summary: LoadSummary }> {
+async function expiredCandles(client: BrokerClient, symbols: readonly string[], r: ExpiredChainRequest, now: number): Promise<{ series: CandleSeries[]; summary: LoadSummary }> {
   const windows = candleWindows(r.interval, r.from, r.to);
   const bySymbol = new Map<string, Map<number, WireCandle>>(symbols.map((s) => [s, new Map()]));
+  const cat = r.catalog;
+  const kept = cat ? symbols.filter((s) => isCovered(cat.manifest(s, r.interval)?.covered ?? [], r.from, r.to)) : [];
+  for (const sym of kept) for (const c of await fromCatalog(cat!, sym, r.interval, r.from, r.to)) bySymbol.get(sym)!.set(c.start, c);
+  const fetch = symbols.filter((s) => !kept.includes(s));
   const batches: string[][] = [];
-  for (let i = 0; i < symbols.length; i += MAX_EXPIRED_SYMBOLS) batches.push(symbols.slice(i, i + MAX_EXPIRED_SYMBOLS));
+  for (let i = 0; i < fetch.length; i += MAX_EXPIRED_SYMBOLS) batches.push(fetch.slice(i, i + MAX_EXPIRED_SYMBOLS));
   let calls = 0;
   for (const batch of batches) {
     for (const [s, e] of windows) {
@@ -129,6 +137,7 @@ async function expiredCandles(client: BrokerClient, symbols: readonly string[], 
       for (const sym of batch) {
         const m = bySymbol.get(sym)!;
         for (const c of data[sym] ?? []) if (c.start >= r.from && c.start < r.to) m.set(c.start, c);
+        if (cat && e <= now) await toCatalog(cat, sym, r.interval, [s, e], data[sym] ?? [], 'broker expired');
       }
       r.onProgress?.(batch[0]!, calls, batches.length * windows.length);
     }
@@ -138,7 +147,7 @@ async function expiredCandles(client: BrokerClient, symbols: readonly string[], 
   const summaries: SeriesSummary[] = [];
   const drops = emptyDrops();
   const repairs = emptyRepairs();
-  const notes: string[] = [`${calls} calls for ${symbols.length} contracts`];
+  const notes: string[] = [`${calls} calls for ${fetch.length} contracts` + (kept.length ? `, ${kept.length} read from the catalog` : '')];
   let rows = 0;
   for (const sym of symbols) {
     const candles = [...bySymbol.get(sym)!.values()].sort((a, b) => a.start - b.start);

@@ -1,6 +1,7 @@
 /**
  * Runs one `tarang` invocation to its end: output and exit 0, or one readable error on stderr and
- * exit 1. Two things it guarantees that commands cannot forget:
+ * an exit code that says what kind of failure it was (exit-codes.ts). Two things it guarantees
+ * that commands cannot forget:
  * - The process stays alive until the command settles. The clock's timers (rate limiter, token
  *   throttle, retry backoff) are unref'd so a daemon can stop without cancelling them; without a
  *   ref'd handle, a one-shot command waiting on one would end with Node's "unsettled top-level
@@ -8,10 +9,11 @@
  * - An error prints once: `tarang: <message> [CODE]`, or with `--json` as one JSON object; errors
  *   the command's logger held back are printed only when they add something (src/core/cli-log.ts).
  */
-import type { Command } from 'commander';
+import { CommanderError, type Command } from 'commander';
 import { describeError, isTarangError } from '../core/errors.js';
-import { flushHeldErrors } from '../core/cli-log.js';
-import { redact } from '../core/log.js';
+import { flushHeldErrors } from '../core/held-errors.js';
+import { redact } from '../core/redact.js';
+import { exitCodeOf } from './exit-codes.js';
 
 export interface CliIo {
   readonly stderr: (text: string) => void;
@@ -35,16 +37,23 @@ export async function execute(program: Command, argv: readonly string[], io: Cli
   program.hook('preAction', (_cmd, action) => {
     json = action.opts()['json'] === true;
   });
+  // Usage errors throw (commander has printed them) instead of exiting with its own code.
+  const throwOnUsage = (c: Command): void => {
+    c.exitOverride();
+    for (const sub of c.commands) throwOnUsage(sub);
+  };
+  throwOnUsage(program);
   const keepAlive = setInterval(() => undefined, 2 ** 30);
   try {
     await program.parseAsync([...argv]);
     flushHeldErrors(undefined, io.stderr);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (e) {
+    if (e instanceof CommanderError) return exitCodeOf(e);
     io.stderr(formatCliError(e, json));
     flushHeldErrors(describeError(e), io.stderr);
     if (process.env['TARANG_DEBUG'] && e instanceof Error) io.stderr(`${String(redact(e.stack ?? ''))}\n`);
-    return 1;
+    return exitCodeOf(e);
   } finally {
     clearInterval(keepAlive);
   }

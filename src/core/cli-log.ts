@@ -7,10 +7,12 @@
  */
 import { pino, type Logger } from 'pino';
 import { createLogger } from './log.js';
+import { holdError } from './held-errors.js';
+
+export { flushHeldErrors } from './held-errors.js';
 
 const LEVEL_WORDS: Readonly<Record<number, string>> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warning', 50: 'error', 60: 'fatal' };
 const SKIP = new Set(['level', 'time', 'msg', 'name', 'pid', 'hostname']);
-const held: Array<{ line: string; msg: string }> = [];
 
 /** One pino record as a line a person reads. */
 export function formatCliRecord(rec: Readonly<Record<string, unknown>>): string {
@@ -39,20 +41,9 @@ export function createCliLogger(name: string, write: (line: string) => void = (l
         return;
       }
       const line = `${formatCliRecord(rec)}\n`;
-      if (Number(rec['level']) >= 50) held.push({ line, msg: typeof rec['msg'] === 'string' ? rec['msg'] : '' });
+      if (Number(rec['level']) >= 50) holdError(line, typeof rec['msg'] === 'string' ? rec['msg'] : '');
       else write(line);
     },
   };
   return createLogger({ name, level: process.env['TARANG_LOG_LEVEL'] ?? 'warn', destination: sink as unknown as pino.DestinationStream, pretty: false });
-}
-
-/**
- * Prints the held error lines that do not repeat `printed` (the message of the error the command
- * ended with), and forgets them all.
- */
-export function flushHeldErrors(printed: string | undefined, write: (line: string) => void = (l) => process.stderr.write(l)): void {
-  for (const { line, msg } of held.splice(0)) {
-    if (printed !== undefined && msg !== '' && printed.includes(msg)) continue;
-    write(line);
-  }
 }

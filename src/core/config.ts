@@ -18,19 +18,27 @@ export type Env = Readonly<Record<string, string | undefined>>;
 
 const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
+export interface ConfigParseOptions {
+  /**
+   * Applied to the parsed, env-substituted value before validation (defaults a section takes from
+   * elsewhere, e.g. the broker's settings from `TARANG_*` variables). Errors still point at the file.
+   */
+  readonly prepare?: (raw: unknown) => unknown;
+}
+
 /** Reads and validates a YAML config file. */
-export function loadConfigFile<S extends z.ZodType>(file: string, schema: S, env: Env = process.env): z.output<S> {
+export function loadConfigFile<S extends z.ZodType>(file: string, schema: S, env: Env = process.env, options: ConfigParseOptions = {}): z.output<S> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
     throw new ConfigError(`${file}: cannot read config file: ${(e as Error).message}`, { file });
   }
-  return parseConfigText(text, file, schema, env);
+  return parseConfigText(text, file, schema, env, options);
 }
 
 /** Parses YAML text as config; `source` names it in errors (usually the file path). */
-export function parseConfigText<S extends z.ZodType>(text: string, source: string, schema: S, env: Env = process.env): z.output<S> {
+export function parseConfigText<S extends z.ZodType>(text: string, source: string, schema: S, env: Env = process.env, options: ConfigParseOptions = {}): z.output<S> {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { prettyErrors: true, lineCounter });
   if (doc.errors.length > 0) {
@@ -42,10 +50,11 @@ export function parseConfigText<S extends z.ZodType>(text: string, source: strin
   }
   const problems: string[] = [];
   const envPaths = new Set<string>();
-  const raw: unknown = substituteEnv(doc.toJS() ?? {}, env, [], (path, msg) => {
+  const substituted: unknown = substituteEnv(doc.toJS() ?? {}, env, [], (path, msg) => {
     envPaths.add(path);
     problems.push(`${source}: ${path}: ${msg}`);
   });
+  const raw = options.prepare ? options.prepare(substituted) : substituted;
   const result = schema.safeParse(raw);
   if (result.success && problems.length === 0) return result.data;
   for (const issue of result.error?.issues ?? []) {
@@ -85,13 +94,29 @@ function substituteEnv(v: unknown, env: Env, path: string[], fail: (path: string
   return v;
 }
 
-function valueAt(root: unknown, path: string[]): unknown {
+/** The value at a key path of a parsed config (undefined where the path leaves the objects). */
+export function valueAt(root: unknown, path: readonly string[]): unknown {
   let v: unknown = root;
   for (const k of path) {
     if (v === null || typeof v !== 'object') return undefined;
     v = (v as Record<string, unknown>)[k];
   }
   return v;
+}
+
+/**
+ * The line of a key path in a YAML config file (or of its nearest existing parent), for errors
+ * found after loading (a strategy's params checked against its own schema); undefined when the
+ * file cannot be read or parsed.
+ */
+export function configLineOf(file: string, path: readonly string[]): number | undefined {
+  try {
+    const lineCounter = new LineCounter();
+    const doc = parseDocument(readFileSync(file, 'utf8'), { lineCounter });
+    return lineOf(doc.contents, [...path], lineCounter);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Line of the YAML node at `path` (or of its nearest existing parent), for pointing at errors. */
@@ -117,13 +142,35 @@ function lineOf(node: Node | null, path: string[], lc: LineCounter): number | un
   return line;
 }
 
-function show(v: unknown): string {
+/**
+ * Keys whose values are secrets (the broker's token, mpin, TOTP secret, api key, the ops token, a
+ * Redis password in a URL...). An error about such a key says what is wrong with the value, never
+ * the value: config errors end up in terminals, CI logs and journald.
+ */
+const SECRET_KEY = /token|secret|mpin|pin$|pass(word|wd)?|api_?key|credential|private|auth/i;
+
+/** Whether any key on the path names a secret. */
+export function isSecretPath(path: readonly string[]): boolean {
+  return path.some((k) => SECRET_KEY.test(k));
+}
+
+/** A secret described without its content: its type and length. */
+function showSecret(v: unknown): string {
   if (v === undefined) return 'nothing';
-  const s = JSON.stringify(v);
+  if (typeof v === 'string') return `a string of ${v.length} character${v.length === 1 ? '' : 's'} (not shown: a secret)`;
+  if (typeof v === 'number') return 'a number (not shown: a secret; quote it if it has leading zeros)';
+  return `${Array.isArray(v) ? 'a list' : typeof v} (not shown: a secret)`;
+}
+
+function showValue(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  // A URL's password (redis://:pw@host) is a secret under any key.
+  const s = JSON.stringify(typeof v === 'string' ? v.replace(/(\/\/[^/:@\s]*:)[^@/\s]+@/, '$1***@') : v);
   return s.length > 60 ? `${s.slice(0, 57)}...` : s;
 }
 
 function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {
+  const show = isSecretPath(issue.path.map(String)) ? showSecret : showValue;
   switch (issue.code) {
     case 'invalid_type':
       if (value === undefined) return `is required (expected ${issue.expected})`;

@@ -20,6 +20,7 @@ export const EventType = {
   TRADING_STATE: 'trading-state',
   ALERT: 'alert',
   SQUARE_OFF: 'square-off',
+  LOST_ANSWER: 'lost-answer',
 } as const;
 export type EventType = (typeof EventType)[keyof typeof EventType];
 
@@ -175,6 +176,11 @@ export const DenialCode = {
    * position differs from the broker's (reducing intents pass).
    */
   INSTRUMENT_HELD: 'INSTRUMENT_HELD',
+  /**
+   * The execution layer could not carry the intent out (its id is already in use by another
+   * order, or the order could not be tracked): never dropped in silence, denied in its name.
+   */
+  EXECUTION_ERROR: 'EXECUTION_ERROR',
 } as const;
 export type DenialCode = (typeof DenialCode)[keyof typeof DenialCode];
 
@@ -259,6 +265,42 @@ export interface SquareOffEvent {
   readonly unowned: number;
 }
 
+/** The write whose answer was lost: one of the six venue writes. */
+export type LostWriteOp = 'place' | 'placeSmart' | 'modify' | 'modifySmart' | 'cancel' | 'cancelSmart';
+
+export const LostAnswerVerdict = {
+  /** The order book shows the write was carried out (placed, modified, cancelled). */
+  DONE: 'done',
+  /** The order book shows it was not (a placement absent after every look; an order that finished without the change). */
+  NOT_DONE: 'not-done',
+  /** The order book proved the first write never arrived: it was sent once more. */
+  RESENT: 'resent',
+  /** The order book cannot say (not readable, or it does not show the changed field). */
+  UNDECIDED: 'undecided',
+} as const;
+export type LostAnswerVerdict = (typeof LostAnswerVerdict)[keyof typeof LostAnswerVerdict];
+
+/**
+ * A write lost its answer and the execution reconciler settled it from the order book
+ * (src/adapters/execution/lost-answers.ts). One event per verdict; a resend is followed by the
+ * verdict on the second write.
+ */
+export interface LostAnswerEvent {
+  readonly type: 'lost-answer';
+  readonly ts: number;
+  /** The order's tag (a smart leg's own `<tag>.sl` / `<tag>.tg`). */
+  readonly tag: string;
+  readonly op: LostWriteOp;
+  readonly verdict: LostAnswerVerdict;
+  /** Order-book looks it took. */
+  readonly looks: number;
+  /** 1 for the first write, 2 for the one resend. */
+  readonly round: 1 | 2;
+  readonly orderId?: string;
+  /** Why, for people. */
+  readonly reason: string;
+}
+
 export type Event =
   | TickEvent
   | CandleEvent
@@ -270,7 +312,8 @@ export type Event =
   | LifecycleEvent
   | TradingStateEvent
   | AlertEvent
-  | SquareOffEvent;
+  | SquareOffEvent
+  | LostAnswerEvent;
 
 /** The member of the union with the given `type`. */
 export type EventOf<T extends EventType> = Extract<Event, { type: T }>;

@@ -5,60 +5,22 @@
  * is scrubbed from every string, messages included. Logging is not a hot path, so the deep walk
  * is affordable; correctness matters more here than nanoseconds.
  */
+import { createRequire } from 'node:module';
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
-import pretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
+import { redact, scrubString } from './redact.js';
 
 export type { Logger } from 'pino';
+export { REDACTED, isSecretKey, redact, registerSecret } from './redact.js';
 
-const SECRET_KEYS = new Set([
-  'token',
-  'accesstoken',
-  'authorization',
-  'mpin',
-  'totp',
-  'totpsecret',
-  'xapikey',
-  'apikey',
-  'password',
-  'secret',
-  'adminkey',
-  'xsimadmin',
-]);
-
-export const REDACTED = '[redacted]';
-
-const secretValues = new Set<string>();
-
-/** Marks a value as secret: it will be scrubbed from every string logged from now on. */
-export function registerSecret(value: string | undefined | null): void {
-  if (value && value.length >= 4) secretValues.add(value);
-}
-
-export function isSecretKey(key: string): boolean {
-  return SECRET_KEYS.has(key.toLowerCase().replace(/[-_\s]/g, ''));
-}
-
-function scrubString(s: string): string {
-  let out = s;
-  for (const v of secretValues) if (out.includes(v)) out = out.split(v).join(REDACTED);
-  return out;
-}
-
-/** Returns a copy of `value` with secrets redacted (keys by name, values by registry). */
-export function redact(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return scrubString(value);
-  if (value === null || typeof value !== 'object' || depth > 8) return value;
-  if (value instanceof Error) {
-    const e: Record<string, unknown> = { type: value.name, message: scrubString(value.message) };
-    if (value.stack) e['stack'] = scrubString(value.stack);
-    for (const [k, v] of Object.entries(value)) e[k] = isSecretKey(k) ? REDACTED : redact(v, depth + 1);
-    return e;
-  }
-  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
-  if (value instanceof Map) return redact(Object.fromEntries(value), depth);
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = isSecretKey(k) && v !== undefined ? REDACTED : redact(v, depth + 1);
-  return out;
+/**
+ * pino-pretty (and its colour and date helpers) only for a terminal: loaded on first use, so a
+ * daemon writing JSON and a one-shot command never pay for it at start-up.
+ */
+let prettyFactory: typeof PinoPretty | undefined;
+function pretty(options: PinoPretty.PrettyOptions): PinoPretty.PrettyStream {
+  prettyFactory ??= createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
+  return prettyFactory(options);
 }
 
 export interface LogOptions {

@@ -7,7 +7,7 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
-import { BrokerConfigSchema } from '../adapters/broker/config.js';
+import { brokerEnv, BrokerConfigSchema } from '../adapters/broker/config.js';
 import { ExecutionConfigSchema } from '../adapters/execution/config.js';
 import { RiskConfigSchema } from '../risk/config.js';
 import { cfg, loadConfigFile, type Env } from '../core/config.js';
@@ -19,6 +19,8 @@ export type ShutdownAction = (typeof ShutdownAction)[keyof typeof ShutdownAction
 
 const action = z.enum(['none', 'cancel', 'flatten']);
 const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'expected a time as HH:MM (IST)');
+/** pino's levels, and `silent`. */
+export const LogLevelSchema = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 /** `90s`, `15m`, `6h15m`, `1h`, or plain seconds. */
 const durationText = z.union([z.number().positive(), z.string().regex(/^(\d+h)?(\d+m)?(\d+s)?$/, 'expected a duration like 90s, 15m or 6h15m').refine((s) => s.length > 0)]);
 
@@ -133,7 +135,7 @@ export const DaemonConfigSchema = z
     checkpointSeconds: z.number().positive().default(5),
     /** Terminal status line every this many real ms (0: off). */
     statusIntervalMs: z.number().int().nonnegative().default(1_000),
-    log: z.object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }).strict().default({ level: 'info' }),
+    log: z.object({ level: LogLevelSchema.default('info') }).strict().default({ level: 'info' }),
   })
   .strict();
 
@@ -143,7 +145,7 @@ export type PaperConfig = z.output<typeof PaperSchema>;
 
 /** Loads a daemon config file; relative paths inside it resolve against the file's folder. */
 export function loadDaemonConfig(file: string, env: Env = process.env): DaemonConfig {
-  const c = loadConfigFile(file, DaemonConfigSchema, env);
+  const c = loadConfigFile(file, DaemonConfigSchema, env, { prepare: (raw) => withBrokerEnv(raw, env) });
   const base = resolve(file, '..');
   const abs = (p: string): string => (isAbsolute(p) ? p : resolve(base, expandHome(p)));
   return {
@@ -152,6 +154,18 @@ export function loadDaemonConfig(file: string, env: Env = process.env): DaemonCo
     ops: { ...c.ops, ...(c.ops.tokenFile ? { tokenFile: abs(c.ops.tokenFile) } : {}) },
     recording: { ...c.recording, ...(c.recording.dir ? { dir: abs(c.recording.dir) } : {}) },
   };
+}
+
+/**
+ * A `broker:` section takes what it does not say from the `TARANG_*` variables, as the broker
+ * commands do (`broker: {}` plus the environment is a whole broker config); what the file says wins.
+ */
+function withBrokerEnv(raw: unknown, env: Env): unknown {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+  const section = (raw as Record<string, unknown>)['broker'];
+  if (section === null || typeof section !== 'object' || Array.isArray(section)) return raw;
+  const given = Object.fromEntries(Object.entries(section).filter(([, v]) => v !== undefined && v !== ''));
+  return { ...raw, broker: { ...brokerEnv(env), ...given } };
 }
 
 function expandHome(p: string): string {

@@ -4,6 +4,8 @@
  * the same broker adapter over real HTTP/WebSocket; only the URLs and credentials differ. The CLI
  * commands (`tarang run`, `tarang paper`), tests and the bench all start daemons through here.
  */
+import { checkStrategyEntries } from './strategy-loader.js';
+import { configLineOf } from '../core/config.js';
 import { dirname, resolve } from 'node:path';
 import { request } from 'undici';
 import { nseCalendar } from '../core/calendar.js';
@@ -75,6 +77,8 @@ function lookup(name: string): StrategyDefinition | undefined {
 /** Builds the daemon and its broker session; does not start it. */
 export async function launchDaemon(o: LaunchOptions): Promise<Launched> {
   const c = o.config;
+  // Every strategy and its params, checked before a simulator, a store or a login is touched.
+  await checkStrategyEntries(c.strategies, { lookup, baseDir: dirname(resolve(o.file)), source: o.file, known: strategyNames, lineOf: (path) => configLineOf(o.file, path) });
   let clock: Clock;
   let brokerInput: BrokerConfigInput;
   let simulator: RunningSimulator | undefined;

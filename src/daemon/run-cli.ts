@@ -9,7 +9,7 @@ import { createLogger } from '../core/log.js';
 import { istDate } from '../core/time.js';
 import { basename, resolve } from 'node:path';
 import { isStrategyPath } from '../strategies/strategy-file.js';
-import { loadDaemonConfig, PaperSchema, parseDuration, type DaemonConfig, type StrategyEntry } from './config.js';
+import { loadDaemonConfig, LogLevelSchema, PaperSchema, parseDuration, type DaemonConfig, type StrategyEntry } from './config.js';
 import type { DaemonMode } from './daemon.js';
 import { launchDaemon } from './launch.js';
 import { handleStopSignals } from './signals.js';
@@ -64,7 +64,12 @@ export function applyFlags(c: DaemonConfig, f: CliFlags, mode: DaemonMode): Daem
     out = { ...out, ops: { ...out.ops, port } };
   }
   if (f.status === false) out = { ...out, statusIntervalMs: 0 };
-  if (f.logLevel !== undefined) out = { ...out, log: { level: f.logLevel as DaemonConfig['log']['level'] } };
+  if (f.logLevel !== undefined) {
+    const levels = LogLevelSchema.options;
+    const level = LogLevelSchema.safeParse(f.logLevel);
+    if (!level.success) throw new ConfigError(`--log-level: expected one of ${levels.join(', ')}, got ${JSON.stringify(f.logLevel)}`);
+    out = { ...out, log: { level: level.data } };
+  }
   if (f.strategy !== undefined) out = { ...out, strategies: [flagStrategy(f)] };
   else if (f.param?.length) throw new ConfigError('--param: give the strategy too (--strategy NAME|FILE), or set params in the config');
   if (mode === 'paper') {

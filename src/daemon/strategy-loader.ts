@@ -5,6 +5,7 @@
  * `tarang/strategy` imports and TypeScript) and must export a StrategyDefinition as `definition`
  * or `default`. Instrument references in params (`NSE:RELIANCE`) are resolved to scrip codes.
  */
+import { valueAt } from '../core/config.js';
 import { ConfigError, describeError } from '../core/errors.js';
 import type { StrategySpec } from '../engine/engine-options.js';
 import type { StrategyDefinition } from '../strategies/strategy.js';
@@ -44,4 +45,50 @@ export async function loadStrategySpecs(
   }
   if (specs.length === 0) throw new ConfigError(`${o.source}: strategies: every strategy is disabled`);
   return specs;
+}
+
+/**
+ * Checks every strategy entry before the daemon logs in or opens a store: the strategy exists
+ * (registered name or loadable file) and its params pass its schema. All problems are reported at
+ * once, each naming the file, line and key, beside nothing else: a wrong `fast: "x"` should not
+ * cost a TOTP code and a minute of start-up to find. Instrument references (`NSE:RELIANCE`) are
+ * strings to the schema here; they are resolved against the instrument master later.
+ */
+export async function checkStrategyEntries(
+  entries: readonly StrategyEntry[],
+  o: { readonly lookup: StrategyLookup; readonly baseDir: string; readonly source: string; readonly known?: () => readonly string[]; readonly lineOf?: (path: readonly string[]) => number | undefined },
+): Promise<void> {
+  const problems: string[] = [];
+  const at = (path: readonly string[]): string => {
+    const line = o.lineOf?.(path);
+    return `${o.source}${line ? `:${line}` : ''}: ${path.join('.')}`;
+  };
+  for (const [i, e] of entries.entries()) {
+    if (!e.enabled) continue;
+    const base = ['strategies', String(i)];
+    let definition: StrategyDefinition | undefined;
+    if (isStrategyPath(e.strategy)) {
+      try {
+        definition = await loadStrategyFile(strategyFileUrl(e.strategy, o.baseDir), e.strategy);
+      } catch (err) {
+        problems.push(`${at([...base, 'strategy'])}: ${describeError(err)}`);
+        continue;
+      }
+    } else {
+      definition = o.lookup(e.strategy);
+      if (!definition) {
+        const known = o.known?.() ?? [];
+        problems.push(`${at([...base, 'strategy'])}: unknown strategy ${JSON.stringify(e.strategy)}${known.length ? `; known: ${known.join(', ')}` : ''}`);
+        continue;
+      }
+    }
+    const r = definition.params.safeParse(e.params ?? {});
+    if (r.success) continue;
+    for (const issue of r.error.issues) {
+      const path = [...base, 'params', ...issue.path.map(String)];
+      const missing = issue.code === 'invalid_type' && valueAt(e.params, issue.path.map(String)) === undefined;
+      problems.push(`${at(path)}: ${missing ? `is required (${definition.name} expects ${issue.expected})` : issue.message}${issue.path.length === 0 ? ` (strategy ${e.id}, ${definition.name})` : ''}`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems.join('\n'), { source: o.source, problems });
 }

@@ -27,7 +27,7 @@ import { OrderStateMachine, type NewOrder } from '../adapters/execution/order-st
 import { Portfolio } from '../adapters/execution/portfolio.js';
 import { TrailingStops } from '../adapters/execution/trailing-stops.js';
 import { readJournal, readModifications, writeJournalEntry, writeModifications, type JournalEntry } from '../adapters/execution/order-journal.js';
-import { DEFAULT_TAG_PREFIX, rootTag, TagMinter } from '../adapters/execution/tags.js';
+import { DEFAULT_TAG_PREFIX, parseTag, rootTag, TagMinter } from '../adapters/execution/tags.js';
 import type { ExecutionVenue, VenueOrderState } from '../adapters/execution/venue.js';
 import type { RiskConfig, TradingState } from '../risk/config.js';
 import type { CircuitBand } from '../risk/types.js';
@@ -83,7 +83,8 @@ export class Engine {
   private readonly byId = new Map<string, StrategyRunner>();
   private readonly states = new Map<string, { [key: string]: JsonValue }>();
   private readonly journal = new Map<string, JournalEntry>();
-  private readonly tags: TagMinter;
+  /** Replaced once at start if the broker's book holds tags of this run number or later (see start). */
+  private tags: TagMinter;
   private venueSub: Subscription | undefined;
   private started = false;
 
@@ -307,9 +308,29 @@ export class Engine {
       error: (err: unknown) => this.log.error({ err }, 'engine: the venue update stream failed'),
     });
     await this.execution.resync('start');
+    await this.skipRunsInBook();
     for (const [tag, n] of await readModifications(this.store)) this.orders.setModifications(tag, n);
     for (const r of this.runners) r.start();
     this.bus.publish({ type: 'lifecycle', ts: this.clock.now(), phase: LifecyclePhase.STARTED, source: 'engine', detail: `${this.runners.length} strategies, venue ${this.venue.name}` });
+  }
+
+  /**
+   * The run number in our tags comes from a store counter; a store that forgot it (the memory
+   * store of a restarted paper session, a flushed Redis) would mint `tr1-1` again while the
+   * broker's book still holds the earlier run's `tr1-1`, and the new order would collide with the
+   * adopted one. The book read at start is the truth: the run moves past every run it shows.
+   */
+  private async skipRunsInBook(): Promise<void> {
+    let maxRun = 0;
+    for (const o of this.orders.all()) {
+      const parsed = parseTag(o.tag, this.tags.prefix);
+      if (parsed && parsed.run > maxRun) maxRun = parsed.run;
+    }
+    if (maxRun < this.tags.run) return;
+    const run = maxRun + 1;
+    this.log.warn({ storedRun: this.tags.run, run }, 'engine: the order book holds tags of this run number; tags continue from a later run');
+    this.tags = new TagMinter(this.tags.prefix, run);
+    await this.store.set('engine', 'run', run);
   }
 
   /** Market data in (live/paper): builds candles, then publishes the tick. */

@@ -7,36 +7,21 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command } from 'commander';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { register } from '../../src/cli/commands/backtest.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nseCalendar } from '../../src/core/calendar.js';
 import { silentLogger } from '../../src/core/log.js';
 import { istDateTime } from '../../src/core/time.js';
 import { startSimulator, type RunningSimulator } from '../../src/adapters/simulator/index.js';
 import { createBroker } from '../../src/adapters/broker/broker.js';
 import { parseBrokerConfig } from '../../src/adapters/broker/config.js';
+import { backtestCliStreams } from '../support/backtest-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tarang-bt-expiry-'));
 let sim: RunningSimulator;
 let expiry: string;
 const saved = { base: process.env['TARANG_BASE_URL'], token: process.env['TARANG_ACCESS_TOKEN'], cache: process.env['TARANG_CACHE_DIR'] };
 
-async function cli(args: string[]): Promise<{ out: string; err: string }> {
-  const program = new Command('tarang').exitOverride();
-  register(program);
-  let out = '';
-  let err = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((out += String(s)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((err += String(s)), true));
-  try {
-    await program.parseAsync(['node', 'tarang', 'backtest', '--no-progress', '--no-cache', ...args]);
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-  return { out, err };
-}
+const cli = (args: string[]): Promise<{ out: string; err: string }> => backtestCliStreams(['--no-cache', ...args]);
 
 beforeAll(async () => {
   sim = await startSimulator({ start: istDateTime('2026-11-20', '12:00'), seed: 7, logger: silentLogger(), venue: { nseEquities: 30, bseEquities: 5 } });

@@ -1,47 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { istDateTime } from '../../src/core/time.js';
-import { backtest } from '../../backtest/backtest.js';
 import type { CandleSeries } from '../../backtest/data/candle-series.js';
-import { instrumentsForSeries } from '../../backtest/data/series-instruments.js';
 import { byExitReason } from '../../backtest/report/report-numbers.js';
-import { market, minuteSeries, newScript, scripted, type Script } from './support/scripted.js';
+import { market, newScript, type Script } from './support/scripted.js';
+import { DAY, riseThenFallDay, risingDay, runScripted, smartBuy } from './support/run-scripted.js';
 
-const DAY = '2024-01-02';
-
-const run = (series: CandleSeries[], script: Script, trailing: 'native' | 'emulated' = 'native') =>
-  backtest({ definition: scripted(['NSE_1'], script), params: {}, series, instruments: instrumentsForSeries(series), charges: 'none', cash: 1_000_000, trailing });
-
-const smart = (stop: number, target: number, trailingStep?: number) => ({
-  kind: 'smart' as const,
-  instrument: 'NSE_1',
-  side: 'BUY' as const,
-  qty: 10,
-  entryType: 'MARKET' as const,
-  stopLoss: { triggerPrice: stop },
-  target: { triggerPrice: target },
-  ...(trailingStep !== undefined ? { trailingStep } : {}),
-  validity: 'DAY' as const,
-  product: 'INTRADAY' as const,
-});
-
-const rising = (): CandleSeries[] => [
-  minuteSeries('NSE_1', DAY, [
-    ['09:15', 100, 100.5, 99.5, 100],
-    ['09:16', 100, 101, 99.5, 100.5],
-    ['09:17', 100.5, 103.5, 100, 103],
-    ['09:18', 103, 103.5, 102, 102.5],
-  ]),
-];
-
-const falling = (): CandleSeries[] => [
-  minuteSeries('NSE_1', DAY, [
-    ['09:15', 100, 100, 100, 100],
-    ['09:16', 100, 100.4, 99.9, 100.2],
-    ['09:17', 100.5, 102.2, 100.4, 102],
-    ['09:18', 101.8, 101.9, 98.5, 99],
-    ['09:19', 99, 99.5, 98.5, 99],
-  ]),
-];
+const run = (series: CandleSeries[], script: Script, trailing: 'native' | 'emulated' = 'native') => runScripted(series, script, { trailing });
+const smart = smartBuy;
+const rising = risingDay;
+const falling = riseThenFallDay;
 
 describe('why a trade ended, from the fill and its order', () => {
   it('a target leg, a stop-loss leg and a trailed stop are told apart', async () => {

@@ -1,33 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { formatIst, istDateTime } from '../../src/core/time.js';
-import { backtest } from '../../backtest/backtest.js';
-import { instrumentsForSeries } from '../../backtest/data/series-instruments.js';
 import type { CandleSeries } from '../../backtest/data/candle-series.js';
 import { buildJsonReport, jsonText } from '../../backtest/report/backtest-result.js';
-import { limit, market, minuteSeries, newScript, scripted, stop, type Script } from './support/scripted.js';
+import { limit, market, minuteSeries, newScript, stop, type Script } from './support/scripted.js';
+import { DAY, riseThenFallDay, risingDay, runScripted, smartBuy } from './support/run-scripted.js';
 import { seriesFromRows } from '../../backtest/data/candle-series.js';
 
-const DAY = '2024-01-02';
 const t = (hm: string): number => istDateTime(DAY, hm);
 
-async function run(
-  series: CandleSeries[],
-  script: Script,
-  extra: { charges?: string; slippageTicks?: number; bothTouched?: 'pessimistic' | 'optimistic' | 'ohlc-path'; cash?: number; participationRate?: number; trailing?: 'native' | 'emulated' } = {},
-) {
-  return backtest({
-    definition: scripted(series.map((s) => s.instrument), script, [...new Set(series.map((s) => s.interval))]),
-    params: {},
-    series,
-    instruments: instrumentsForSeries(series),
-    charges: extra.charges ?? 'none',
-    cash: extra.cash ?? 1_000_000,
-    ...(extra.slippageTicks !== undefined ? { slippageTicks: extra.slippageTicks } : {}),
-    ...(extra.bothTouched ? { bothTouched: extra.bothTouched } : {}),
-    ...(extra.participationRate !== undefined ? { participationRate: extra.participationRate } : {}),
-    ...(extra.trailing ? { trailing: extra.trailing } : {}),
-  });
-}
+const run = runScripted;
 
 const fillsOf = (out: Awaited<ReturnType<typeof run>>) => out.run.fills.map((f) => [formatIst(f.ts).slice(11, 16), f.side, f.qty, f.price]);
 
@@ -223,25 +204,8 @@ describe('several instruments', () => {
 });
 
 describe('smart orders', () => {
-  const bars = (): CandleSeries[] => [
-    minuteSeries('NSE_1', DAY, [
-      ['09:15', 100, 100.5, 99.5, 100],
-      ['09:16', 100, 101, 99.5, 100.5],
-      ['09:17', 100.5, 103.5, 100, 103],
-      ['09:18', 103, 103.5, 102, 102.5],
-    ]),
-  ];
-  const smart = {
-    kind: 'smart' as const,
-    instrument: 'NSE_1',
-    side: 'BUY' as const,
-    qty: 10,
-    entryType: 'MARKET' as const,
-    stopLoss: { triggerPrice: 9_900 },
-    target: { triggerPrice: 10_300 },
-    validity: 'DAY' as const,
-    product: 'INTRADAY' as const,
-  };
+  const bars = risingDay;
+  const smart = smartBuy(9_900, 10_300);
 
   it('enters at the next open, then the target fills and the stop-loss is cancelled (OCO)', async () => {
     const out = await run(bars(), newScript({ 'NSE_1@09:15': [smart] }));
@@ -270,27 +234,8 @@ describe('smart orders', () => {
 });
 
 describe('trailing stops', () => {
-  const bars = (): CandleSeries[] => [
-    minuteSeries('NSE_1', DAY, [
-      ['09:15', 100, 100, 100, 100],
-      ['09:16', 100, 100.4, 99.9, 100.2],
-      ['09:17', 100.5, 102.2, 100.4, 102],
-      ['09:18', 101.8, 101.9, 98.5, 99],
-      ['09:19', 99, 99.5, 98.5, 99],
-    ]),
-  ];
-  const smart = (trailingStep?: number) => ({
-    kind: 'smart' as const,
-    instrument: 'NSE_1',
-    side: 'BUY' as const,
-    qty: 10,
-    entryType: 'MARKET' as const,
-    stopLoss: { triggerPrice: 9_900 },
-    target: { triggerPrice: 11_000 },
-    ...(trailingStep !== undefined ? { trailingStep } : {}),
-    validity: 'DAY' as const,
-    product: 'INTRADAY' as const,
-  });
+  const bars = riseThenFallDay;
+  const smart = (trailingStep?: number) => smartBuy(9_900, 11_000, trailingStep);
   const go = (step: number | undefined, trailing: 'native' | 'emulated') => run(bars(), newScript({ 'NSE_1@09:15': [smart(step)] }), { trailing });
 
   it('the stop-loss follows the rise in whole steps and holds when the price turns (native)', async () => {

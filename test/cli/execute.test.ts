@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { execute } from '../../src/cli/execute.js';
 import { createCliLogger } from '../../src/core/cli-log.js';
 import { ConfigError } from '../../src/core/errors.js';
+import { NetworkException, TokenGenerationBlocked } from '../../src/adapters/broker/errors.js';
 
 function program(action: (opts: { json?: boolean | string }) => Promise<void>): Command {
   const p = new Command('tarang');
@@ -17,14 +18,24 @@ async function run(p: Command, args: string[]): Promise<{ code: number; err: str
 }
 
 describe('execute', () => {
-  it('prints a coded error once with its code and exits 1', async () => {
+  it('prints a coded error once with its code and exits 78 (EX_CONFIG) for a config error', async () => {
     const r = await run(program(async () => Promise.reject(new ConfigError('--from: expected a date', { field: 'from' }))), ['go']);
-    expect(r).toEqual({ code: 1, err: 'tarang: --from: expected a date [CONFIG_INVALID]\n' });
+    expect(r).toEqual({ code: 78, err: 'tarang: --from: expected a date [CONFIG_INVALID]\n' });
+  });
+
+  it('exits with a code a supervisor can act on: 77 when the broker blocks token generation, 69 when it cannot be reached, 1 for other failures, 64 for a wrong flag', async () => {
+    const blocked = new TokenGenerationBlocked('TOTP rejected: one more wrong code locks the account; check the clock and the secret', { reason: 'totp' });
+    expect((await run(program(async () => Promise.reject(blocked)), ['go'])).code).toBe(77);
+    const down = new NetworkException('GET /funds failed: ECONNREFUSED', { endpoint: 'GET /funds' });
+    expect((await run(program(async () => Promise.reject(down)), ['go'])).code).toBe(69);
+    expect((await run(program(async () => Promise.reject(new Error('boom'))), ['go'])).code).toBe(1);
+    const usage = await run(program(async () => undefined), ['go', '--no-such-flag']);
+    expect(usage.code).toBe(64);
   });
 
   it('prints the error as one JSON object under --json, secrets in its context redacted', async () => {
     const r = await run(program(async () => Promise.reject(new ConfigError('bad mpin', { mpin: '123456', field: 'mpin' }))), ['go', '--json']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(78);
     expect(JSON.parse(r.err)).toEqual({ error: { code: 'CONFIG_INVALID', message: 'bad mpin', context: { mpin: '[redacted]', field: 'mpin' } } });
   });
 

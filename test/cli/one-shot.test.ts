@@ -36,13 +36,20 @@ describe('one-shot commands against the simulator', () => {
     expect(r.code).toBe(0);
     // A 429 the client's budget did not foresee is waited out and said so, readably.
     expect(r.stderr.split('\n').filter((l) => l && !l.startsWith('tarang: warning: '))).toEqual([]);
-    const summary = /(\d+) candles \((\d+) calls, 0 from cache\)\n$/.exec(r.stdout);
+    const summary = /(\d+) candles \((\d+) calls, 0 from the catalog\)\n$/.exec(r.stdout);
     expect(summary).not.toBeNull();
     // ~126 trading days of 375 minutes, fetched in 27 windows: more than the 5-a-second budget.
     expect(Number(summary![2])).toBe(27);
     expect(Number(summary![1])).toBeGreaterThan(120 * 375);
     expect(r.stdout).toMatch(/^2026-05-04 09:15 /m);
     expect(r.stdout).toMatch(/^2026-10-30 15:29 /m);
+    // The finished windows went into the default catalog (~/.tarang/catalog), one Parquet file a month.
+    const listed = await tarang(['data', 'ls', '--json'], env);
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toMatchObject([{ instrument: 'NSE_2885', interval: '1minute', candles: Number(summary![1]), months: 6 }]);
+    // A second run reads the catalog instead of calling the broker.
+    const again = await tarang(['candles', 'NSE_2885', '--interval', '1minute', '--from', '2026-05-01', '--to', '2026-10-31'], env);
+    expect(again.stdout).toMatch(new RegExp(`${summary![1]} candles \\(0 calls, 27 from the catalog\\)\\n$`));
   }, 120_000);
 
   it('tarang backtest --expired-expiry with an empty cache downloads the chain and prints the result', async () => {
@@ -52,17 +59,17 @@ describe('one-shot commands against the simulator', () => {
     const json = join(dir, 'straddle.json');
     const r = await tarang(
       ['backtest', '--strategy', 'short-straddle', '--expired-expiry', `NIFTY:${expiry}`, '--from', day, '--to', day, '--strikes', '2', '--param', 'exitTime=15:15', '--cash', '5000000', '--charges', 'options', '--json', json],
-      { ...env, TARANG_CACHE_DIR: join(dir, 'empty-cache') },
+      { ...env, TARANG_CACHE_DIR: join(dir, 'empty-cache'), TARANG_HOME: join(dir, 'empty-home') },
     );
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/final equity ₹/);
     expect((JSON.parse(readFileSync(json, 'utf8')) as { fills: unknown[] }).fills.length).toBeGreaterThan(0);
   }, 120_000);
 
-  it('a refused login prints one readable line on stderr, not a log record and the error both, and exits 1; --json prints it as JSON', async () => {
+  it('a refused login prints one readable line on stderr, not a log record and the error both, and exits 77 (a supervisor must not retry it); --json prints it as JSON', async () => {
     const wrong = { TARANG_BASE_URL: sim.baseUrl, TARANG_API_KEY: 'not-the-key', TARANG_MPIN: '000000', TARANG_TOTP_SECRET: sim.credentials.totp_secret, HOME: dir };
     const plain = await tarang(['account', 'funds'], wrong);
-    expect(plain.code).toBe(1);
+    expect(plain.code).toBe(77);
     expect(plain.stdout).toBe('');
     expect(plain.stderr).not.toContain('"level"');
     const lines = plain.stderr.trimEnd().split('\n');
@@ -70,7 +77,7 @@ describe('one-shot commands against the simulator', () => {
     expect(lines[0]).toMatch(/^tarang: .*api key.* \[BROKER_[A-Z_]+\]$/);
 
     const json = await tarang(['account', 'funds', '--json'], wrong);
-    expect(json.code).toBe(1);
+    expect(json.code).toBe(77);
     const err = json.stderr.trimEnd().split('\n');
     expect(err).toHaveLength(1);
     const doc = JSON.parse(err[0]!) as { error: { code: string; message: string } };

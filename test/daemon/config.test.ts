@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configPath } from '../../src/core/paths.js';
 import { loadDaemonConfig, parseDuration } from '../../src/daemon/config.js';
+import { configErrorOf } from '../support/config-error.js';
 
 function file(text: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'tarang-cfg-'));
@@ -58,5 +59,53 @@ describe('daemon config', () => {
     expect(parseDuration('6h15m')).toBe(22_500);
     expect(parseDuration(12)).toBe(12);
     expect(() => parseDuration('soon')).toThrow(/expected a duration/);
+  });
+});
+
+/** Writes a config file of these lines in a fresh folder; returns its path. */
+function configFile(lines: readonly string[]): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'tarang-secrets-')), 'live.yaml');
+  writeFileSync(file, lines.join('\n'));
+  return file;
+}
+
+describe('daemon config errors never echo a secret', () => {
+  const secrets = ['Q4X7ZK2M', '0123', 'short-tok3n', 'hunter2hunter2', 'S3CRETAPIKEY'];
+
+  it('names the key and what is wrong with a secret-holding field, without its value', () => {
+    const file = configFile([
+        'broker:',
+        '  baseUrl: https://broker.example',
+        '  apiKey: 12345',
+        '  totpSecret: "Q4X7 ZK2M 1!"',
+        '  mpin: 0123',
+        '  accessToken: ""',
+        'store: "rediss://:hunter2hunter2@redis.internal:6380/"',
+        'strategies: []',
+        'ops:',
+        '  enabled: true',
+        '  token: short-tok3n',
+        '  webhook: { apiKey: S3CRETAPIKEY, retries: -1 }',
+    ]);
+    const msg = configErrorOf(() => loadDaemonConfig(file, {}));
+    expect(msg).toContain('live.yaml:3: broker.apiKey: expected string, got a number (not shown: a secret');
+    expect(msg).toContain('live.yaml:4: broker.totpSecret: must be the base32 secret shown when TOTP was set up (letters A-Z and digits 2-7), got a string of 12 characters (not shown: a secret)');
+    expect(msg).toContain('live.yaml:5: broker.mpin: expected string, got a number (not shown: a secret; quote it if it has leading zeros)');
+    expect(msg).toContain('live.yaml:11: ops.token:');
+    for (const s of secrets) expect(msg).not.toContain(s);
+    expect(msg).not.toContain('123');
+  });
+
+  it('takes a TOTP secret written in groups of four as the authenticator shows it', () => {
+    const file = configFile([
+        'broker:',
+        '  baseUrl: https://broker.example',
+        '  apiKey: key-1',
+        '  mpin: "0123"',
+        '  totpSecret: "jbsw y3dp ehpk 3pxp"',
+        'strategies:',
+        '  - { id: s, strategy: sma-cross, params: { instrument: "NSE:RELIANCE" } }',
+    ]);
+    expect(loadDaemonConfig(file, {}).broker?.totpSecret).toBe('JBSWY3DPEHPK3PXP');
   });
 });

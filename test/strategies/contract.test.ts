@@ -3,6 +3,7 @@ import { describe, it } from 'vitest';
 import { seriesFromRows, type CandleSeries } from '../../backtest/data/candle-series.js';
 import { istDateTime } from '../../src/core/time.js';
 import { smaCross } from '../../src/strategies/sma-cross/index.js';
+import { orbSmart } from '../../src/strategies/orb-smart/index.js';
 import type { StrategyDefinition } from '../../src/strategies/strategy.js';
 import { definition as rsiRevert } from '../../examples/strategies/rsi-revert.js';
 import { definition as trendBasket } from '../../examples/strategies/trend-basket.js';
@@ -27,6 +28,9 @@ const def = (d: unknown): StrategyDefinition => d as StrategyDefinition;
 describe('the strategy contract', () => {
   it('sma-cross', async () => {
     await checkContract({ definition: def(smaCross), params: { instrument: 'AAA', qty: 10 }, series: [wave('AAA', 0)], throwAfter: 100 });
+  });
+  it('orb-smart', async () => {
+    await checkContract({ definition: def(orbSmart), params: { instrument: 'AAA', qty: 10 }, series: [wave('AAA', 0)], throwAfter: 100 });
   });
   it('examples/strategies/rsi-revert.ts', async () => {
     await checkContract({ definition: def(rsiRevert), params: { instrument: 'AAA', qty: 10, interval: '1minute' }, series: [wave('AAA', 0)], throwAfter: 100 });

@@ -12,7 +12,7 @@ import { WallClock } from '../../core/clock.js';
 import { nseCalendar, type MarketCalendar } from '../../core/calendar.js';
 import { silentLogger, type Logger } from '../../core/log.js';
 import { ConfigError } from '../../core/errors.js';
-import { BrokerClient, type ReconcileOptions } from './client.js';
+import { BrokerClient } from './client.js';
 import type { BrokerConfig } from './config.js';
 import { BrokerHttp } from './http.js';
 import { createHash } from 'node:crypto';
@@ -37,7 +37,6 @@ export interface BrokerOptions {
   readonly calendar?: MarketCalendar;
   /** Renew generated tokens on a timer (default true). */
   readonly autoRenew?: boolean;
-  readonly reconcile?: Partial<ReconcileOptions>;
   readonly random?: () => number;
   /**
    * Share the access token, throttle and refused codes with every tarang process of the account
@@ -96,7 +95,7 @@ export class Broker {
       ...(store ? { store } : {}),
     });
     this.http.setTokenSource(this.tokens);
-    this.client = new BrokerClient({ http: this.http, clock: this.clock, logger: this.logger, algoIds: config.algoIds, ...(options.reconcile ? { reconcile: options.reconcile } : {}) });
+    this.client = new BrokerClient({ http: this.http, logger: this.logger, algoIds: config.algoIds });
     this.marketOpen = options.marketOpen ?? ((now) => calendar.isOpen(now));
   }
 

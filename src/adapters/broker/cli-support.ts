@@ -4,7 +4,6 @@
  * readable output (aligned tables, or JSON with --json).
  */
 import { readFileSync } from 'node:fs';
-import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import { WallClock } from '../../core/clock.js';
 import { ConfigError } from '../../core/errors.js';
@@ -14,22 +13,9 @@ import { createBroker, type Broker } from './broker.js';
 import { loadBrokerConfig, type BrokerConfigInput } from './config.js';
 import { defaultCacheDir } from './helpers/cache-dir.js';
 import { defaultStateDir } from '../../core/state-dir.js';
+import type { ConnectionFlags } from './connection-flags.js';
 
-export interface ConnectionFlags {
-  readonly config?: string;
-  readonly baseUrl?: string;
-  readonly wsUrl?: string;
-  readonly json?: boolean;
-}
-
-/** Adds the connection flags every broker command takes. */
-export function withConnection(cmd: Command): Command {
-  return cmd
-    .option('--config <file>', 'yaml file with a `broker:` section (else TARANG_* environment variables)')
-    .option('--base-url <url>', 'REST base URL (TARANG_BASE_URL)')
-    .option('--ws-url <url>', 'WebSocket URL (TARANG_WS_URL)')
-    .option('--json', 'print JSON instead of a table');
-}
+export { withConnection, type ConnectionFlags } from './connection-flags.js';
 
 function fileSection(file: string): Partial<BrokerConfigInput> {
   let doc: unknown;

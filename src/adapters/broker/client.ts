@@ -1,24 +1,20 @@
 /**
  * A typed call for every endpoint of spec section 4. Shapes live in schemas/<resource>.ts; this
- * file says which path takes which query or body and what comes back, and makes writes safe:
+ * file says which path takes which query or body and what comes back.
  *
- * Writes (place, modify, cancel, smart) carry no idempotency key on the wire, so a write that
- * loses its answer (timeout, reset, 5xx, garbled 2xx) is never simply sent again. The client looks
- * in the order book for what the broker really did (placements by their `remarks` tag, modify and
- * cancel by the order's state), on the schedule of its lost-answer policy
- * (src/adapters/execution/lost-answer-policy.ts), and returns that; it sends again only when the
- * book shows the first attempt did nothing, and raises OrderOutcomeUnknown when even that cannot
- * be settled (the execution reconciler then keeps looking by tag).
+ * Writes (place, modify, cancel, smart) carry no idempotency key on the wire. This is a transport:
+ * a write is sent once, and one that loses its answer (timeout, reset, 5xx, garbled 2xx) comes
+ * back as a value, `{ kind: 'unknown', reason, ref }`, never as a guess and never sent again. What
+ * the broker really did is read from the order book by the execution layer, the one owner of lost
+ * answers (src/adapters/execution/lost-answers.ts). A refusal (4xx, local validation) throws its
+ * coded BrokerError like every other call.
  */
 import type { z } from 'zod';
-import type { Clock } from '../../core/clock.js';
 import type { Interval } from '../../core/candles.js';
-import { isTerminalStatus } from '../../core/enums.js';
 import type { Logger } from '../../core/log.js';
 import type { MasterSource } from '../../core/instrument-master.js';
-import { checksPolicy, lookAfterLostAnswer, type LostAnswerPolicy } from '../execution/lost-answer-policy.js';
-import { BrokerError, DataException, InputException, NetworkException, OrderException, OrderOutcomeUnknown } from './errors.js';
-import type { BrokerHttp, Query, RequestSpec } from './http.js';
+import { DataException, InputException, NetworkException } from './errors.js';
+import { endpointName, type BrokerHttp, type Query, type RequestSpec } from './http.js';
 import { FundsSchema, ProfileSchema, type Funds, type Profile } from './schemas/account.js';
 import {
   ContractPageSchema,
@@ -63,50 +59,28 @@ export const MAX_QUOTE_CODES = 1000;
 export const MAX_HISTORICAL_CODES = 5;
 export const MAX_EXPIRED_SYMBOLS = 50;
 
-/** The answer of a write, and whether it came from reconciliation rather than the ack. */
-export interface WriteResult extends OrderAck {
-  /** true when the ack was lost and the result was read from the order book. */
-  readonly reconciled: boolean;
-}
-
-export interface SmartWriteResult {
-  readonly orders: SmartOrderAck;
-  readonly reconciled: boolean;
-}
-
-/** The lost-answer policy in the shape of checks and a growing interval (see checksPolicy). */
-export interface ReconcileOptions {
-  /** Order-book looks after a lost answer before concluding the write did nothing. */
-  readonly checks: number;
-  /** Pause between looks, ms (the broker may show a new order a moment late). */
-  readonly intervalMs: number;
-}
+/**
+ * What a write came back with: the broker's answer, or `unknown` when the answer was lost (the
+ * write may or may not have been carried out). `ref` names what was written: the `remarks` tag of
+ * a placement, the order id of a modify or cancel.
+ */
+export type WriteAnswer<A> = { readonly kind: 'answered'; readonly ack: A } | { readonly kind: 'unknown'; readonly endpoint: string; readonly reason: string; readonly ref: string };
 
 export interface BrokerClientOptions {
   readonly http: BrokerHttp;
-  readonly clock: Clock;
   readonly logger: Logger;
-  readonly reconcile?: Partial<ReconcileOptions>;
-  /** The lost-answer policy as delays; wins over `reconcile`. Default: 3 looks, at 0, 0.5 and 1.5 s. */
-  readonly lostAnswer?: LostAnswerPolicy;
   /** Algo ids registered with the exchanges; an order without its own carries its exchange's (retail-algo.ts). */
   readonly algoIds?: RegisteredAlgoIds;
 }
 
 export class BrokerClient {
   readonly http: BrokerHttp;
-  private readonly clock: Clock;
   private readonly logger: Logger;
-  /** When the order book is looked at after a lost write answer (also the venue's smart-order settle). */
-  readonly lostAnswer: LostAnswerPolicy;
   private readonly algoIds: RegisteredAlgoIds;
 
   constructor(options: BrokerClientOptions) {
     this.http = options.http;
-    this.clock = options.clock;
     this.logger = options.logger;
-    const r = { checks: 3, intervalMs: 500, ...options.reconcile };
-    this.lostAnswer = options.lostAnswer ?? checksPolicy(r.checks, r.intervalMs);
     this.algoIds = options.algoIds ?? {};
   }
 
@@ -226,77 +200,38 @@ export class BrokerClient {
     return this.get('/trade-book', TradesSchema, { segment });
   }
 
-  /** A placement write: resent after a lost answer only while no order of the day carries its tag. */
-  private placementSpec(path: string, body: Record<string, unknown>, remarks: string, exchangeSegment: string): RequestSpec {
-    return { method: 'POST', path, body, write: true, exchangeSegment, beforeResend: async () => (await this.findByRemarks(remarks)).length === 0 };
-  }
-
-  /** Every order of the day tagged `remarks` (normally one; smart orders have one per leg). */
-  async findByRemarks(remarks: string): Promise<OrderRecord[]> {
-    return (await this.orderBook()).filter((o) => o.remarks === remarks);
-  }
-
-  async placeOrder(input: PlaceOrderRequest): Promise<WriteResult> {
+  async placeOrder(input: PlaceOrderRequest): Promise<WriteAnswer<OrderAck>> {
     const valid = this.validate(PlaceOrderRequestSchema, input, 'placeOrder') as PlaceOrderRequest;
     const req: PlaceOrderRequest = { ...valid, algoId: valid.algoId ?? algoIdFor(valid.exchange, this.algoIds) };
-    const spec = this.placementSpec('/order', placeOrderBody(req), req.remarks, exchangeSegment(req.exchange, req.segment));
-    const settle = async (): Promise<WriteResult | undefined> => {
-      const found = await this.findByRemarks(req.remarks);
-      const o = found[0];
-      if (found.length > 1) this.logger.error({ remarks: req.remarks, orders: found.map((f) => f.orderId) }, 'several orders carry one client tag');
-      return o ? { orderId: o.orderId, venueStatus: o.venueStatus, reconciled: true } : undefined;
-    };
-    return this.writeWithReconcile<WriteResult>('POST /order', () => this.http.call(spec, OrderAckSchema), settle, req.remarks);
+    const spec: RequestSpec = { method: 'POST', path: '/order', body: placeOrderBody(req), write: true, exchangeSegment: exchangeSegment(req.exchange, req.segment) };
+    return this.write(spec, OrderAckSchema, req.remarks);
   }
 
-  async modifyOrder(m: ModifyOrderRequest): Promise<WriteResult> {
+  async modifyOrder(m: ModifyOrderRequest): Promise<WriteAnswer<OrderAck>> {
     if (!m.orderId) throw new InputException('modifyOrder: orderId is required', {});
     if (m.qty === undefined && m.limitPrice === undefined && m.triggerPrice === undefined) throw new InputException(`modifyOrder ${m.orderId}: nothing to change (qty, limitPrice or triggerPrice)`, {});
-    const spec: RequestSpec = { method: 'POST', path: '/order/modify', body: modifyOrderBody(m), write: true };
-    const settle = async (): Promise<WriteResult | undefined> => {
-      const o = await this.order(m.orderId, m.segment);
-      const applied = (m.qty === undefined || o.qty === m.qty) && (m.limitPrice === undefined || o.price === m.limitPrice) && (m.triggerPrice === undefined || o.slTriggerPrice === undefined || o.slTriggerPrice === m.triggerPrice);
-      if (applied) return { orderId: o.orderId, venueStatus: o.venueStatus, reconciled: true };
-      if (o.status && isTerminalStatus(o.status)) {
-        throw new OrderException(`POST /order/modify: order ${m.orderId} is ${o.venueStatus}; the modification was not applied`, { endpoint: 'POST /order/modify', orderId: m.orderId, brokerMessage: o.reason });
-      }
-      return undefined;
-    };
-    return this.writeWithReconcile<WriteResult>('POST /order/modify', () => this.http.call(spec, OrderAckSchema), settle, m.orderId);
+    return this.write({ method: 'POST', path: '/order/modify', body: modifyOrderBody(m), write: true }, OrderAckSchema, m.orderId);
   }
 
-  async cancelOrder(orderId: string, segment: OrderSegment): Promise<WriteResult> {
-    const spec: RequestSpec = { method: 'POST', path: '/order/cancel', body: { order_id: orderId, segment }, write: true };
-    const settle = async (): Promise<WriteResult | undefined> => {
-      const o = await this.order(orderId, segment);
-      return o.status && isTerminalStatus(o.status) ? { orderId: o.orderId, venueStatus: o.venueStatus, reconciled: true } : undefined;
-    };
-    return this.writeWithReconcile<WriteResult>('POST /order/cancel', () => this.http.call(spec, OrderAckSchema), settle, orderId);
+  async cancelOrder(orderId: string, segment: OrderSegment): Promise<WriteAnswer<OrderAck>> {
+    return this.write({ method: 'POST', path: '/order/cancel', body: { order_id: orderId, segment }, write: true }, OrderAckSchema, orderId);
   }
 
   // ---- smart orders (4.7)
 
-  async placeSmartOrder(o: SmartOrderRequest): Promise<SmartWriteResult> {
+  async placeSmartOrder(o: SmartOrderRequest): Promise<WriteAnswer<SmartOrderAck>> {
     if (!o.remarks || o.remarks.length > 100) throw new InputException('placeSmartOrder: remarks (the client tag, 1 to 100 characters) is required', { field: 'remarks' });
     const body = smartOrderBody({ ...o, algoId: o.algoId ?? algoIdFor(o.exchange, this.algoIds) });
-    const spec = this.placementSpec('/smart/order', body, o.remarks, exchangeSegment(o.exchange, o.segment));
-    const settle = async (): Promise<SmartWriteResult | undefined> => {
-      const found = await this.findByRemarks(o.remarks);
-      if (found.length === 0) return undefined;
-      const parent = found.find((f) => f.smartOrderId !== undefined)?.smartOrderId ?? found[0]!.orderId;
-      const children = found.filter((f) => f.leg === 'stop_loss' || f.leg === 'stopLoss' || f.leg === 'target').map((f) => ({ orderId: f.orderId, venueStatus: f.venueStatus }));
-      return { orders: [{ orderId: parent, venueStatus: found[0]!.venueStatus, children }], reconciled: true };
-    };
-    return this.writeWithReconcile<SmartWriteResult>('POST /smart/order', async () => ({ orders: await this.http.call(spec, SmartOrderAckSchema), reconciled: false }), settle, o.remarks);
+    return this.write({ method: 'POST', path: '/smart/order', body, write: true, exchangeSegment: exchangeSegment(o.exchange, o.segment) }, SmartOrderAckSchema, o.remarks);
   }
 
-  /** Modifies one part (parent entry or a leg, by its own id). Not resent after a lost answer. */
-  async modifySmartOrder(m: SmartModifyRequest): Promise<WriteResult> {
-    return this.writeOnce('POST /smart/order/modify', { method: 'POST', path: '/smart/order/modify', body: smartModifyBody(m), write: true });
+  /** Modifies one part (parent entry or a leg, by its own id). */
+  async modifySmartOrder(m: SmartModifyRequest): Promise<WriteAnswer<OrderAck>> {
+    return this.write({ method: 'POST', path: '/smart/order/modify', body: smartModifyBody(m), write: true }, OrderAckSchema, m.orderId);
   }
 
-  async cancelSmartOrder(orderId: string, segment: OrderSegment): Promise<WriteResult> {
-    return this.writeOnce('POST /smart/order/cancel', { method: 'POST', path: '/smart/order/cancel', body: { order_id: orderId, segment }, write: true });
+  async cancelSmartOrder(orderId: string, segment: OrderSegment): Promise<WriteAnswer<OrderAck>> {
+    return this.write({ method: 'POST', path: '/smart/order/cancel', body: { order_id: orderId, segment }, write: true }, OrderAckSchema, orderId);
   }
 
   // ---- portfolio and margin (4.8)
@@ -331,63 +266,16 @@ export class BrokerClient {
     throw new InputException(`${what}: ${issues.join('; ')}`, { issues });
   }
 
-  /**
-   * Smart modify/cancel address one part by id; a lost answer surfaces, and BrokerVenue settles
-   * it from the order book with its knowledge of the part and the change (venue.ts, settleSmart).
-   */
-  private async writeOnce(_endpoint: string, spec: RequestSpec): Promise<WriteResult> {
-    const ack = await this.http.call(spec, OrderAckSchema);
-    return { ...ack, reconciled: false };
-  }
-
-  /**
-   * Sends a write; when its answer is lost, settles from the order book: `settle` returns what the
-   * broker did, or undefined when the book shows nothing happened. Only a successful look that
-   * shows nothing allows sending once more; when the book cannot even be read, the outcome is
-   * unknown and nothing is sent again (OrderOutcomeUnknown).
-   */
-  private async writeWithReconcile<R extends { reconciled: boolean }>(
-    endpoint: string,
-    send: () => Promise<Omit<R, 'reconciled'> | R>,
-    settle: () => Promise<R | undefined>,
-    key: string,
-  ): Promise<R> {
-    for (let round = 1; ; round++) {
-      let lost: unknown;
-      try {
-        const r = await send();
-        return { ...r, reconciled: round > 1 } as R;
-      } catch (e) {
-        if (!isLostAnswer(e)) throw e;
-        lost = e;
-      }
-      this.logger.warn({ endpoint, key, round, err: { code: (lost as BrokerError).code, message: (lost as Error).message } }, 'write answer lost; reconciling through the order book');
-      let sawNothing = false;
-      let lookError: unknown;
-      const found = await lookAfterLostAnswer(this.lostAnswer, (ms) => this.clock.sleep(ms), async (check) => {
-        try {
-          const f = await settle();
-          if (f) {
-            this.logger.info({ endpoint, key, check }, 'write reconciled from the order book');
-            return f;
-          }
-          sawNothing = true;
-        } catch (e) {
-          if (e instanceof OrderException) throw e;
-          lookError = e;
-          sawNothing = false;
-        }
-        return undefined;
-      });
-      if (found) return found;
-      if (!sawNothing || round === 2) {
-        throw new OrderOutcomeUnknown(
-          `${endpoint}: the answer was lost and ${sawNothing ? 'the order book still does not show the write after a second attempt' : 'the order book could not be read'} (${key}); check the order book before acting`,
-          { endpoint, key, ...(lookError ? { lookError: (lookError as Error).message } : {}) },
-          { cause: lost },
-        );
-      }
-      this.logger.warn({ endpoint, key }, 'order book shows the write did nothing; sending it once more');
+  /** Sends a write once: its answer, or `unknown` when the answer was lost; a refusal throws. */
+  private async write<T extends z.ZodType>(spec: RequestSpec, schema: T, ref: string): Promise<WriteAnswer<z.output<T>>> {
+    try {
+      return { kind: 'answered', ack: await this.http.call(spec, schema) };
+    } catch (e) {
+      if (!isLostAnswer(e)) throw e;
+      const endpoint = endpointName(spec);
+      const reason = e instanceof Error ? e.message : String(e);
+      this.logger.warn({ endpoint, ref, err: { code: (e as NetworkException | DataException).code, message: reason } }, 'write answer lost; its outcome is unknown until the order book is read');
+      return { kind: 'unknown', endpoint, reason, ref };
     }
   }
 }

@@ -38,7 +38,12 @@ export const BrokerConfigSchema = z
     accessToken: z.string().min(1).optional(),
     apiKey: z.string().min(1).optional(),
     mpin: z.string().min(1).optional(),
-    totpSecret: z.string().regex(/^[A-Z2-7]+=*$/i, 'must be the base32 secret shown when TOTP was set up').optional(),
+    // Authenticator set-up pages show the secret in groups of four: spaces are not part of it.
+    totpSecret: z
+      .string()
+      .transform((s) => s.replace(/\s+/g, '').toUpperCase())
+      .pipe(z.string().regex(/^[A-Z2-7]+=*$/, 'must be the base32 secret shown when TOTP was set up (letters A-Z and digits 2-7)'))
+      .optional(),
     timeouts: z
       .object({
         connectMs: z.number().int().positive().default(5_000),
@@ -73,7 +78,7 @@ export const BrokerConfigSchema = z
     localAddress: z.string().optional(),
     /** Renew a generated token this long before its 24 hours run out. */
     renewBeforeMs: z.number().int().min(0).default(30 * 60_000),
-    /** Where candles and instrument masters are cached; default ~/.cache/tarang. */
+    /** Where instrument masters are cached; default ~/.cache/tarang (downloaded candles go into the candle catalog). */
     cacheDir: z.string().optional(),
     ws: z
       .object({

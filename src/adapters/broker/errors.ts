@@ -95,12 +95,6 @@ export class TokenGenerationBlocked extends BrokerError {
   readonly retrySafe = false;
 }
 
-/** A write whose outcome is unknown even after looking in the order book: a human must check. */
-export class OrderOutcomeUnknown extends BrokerError {
-  readonly code = 'BROKER_ORDER_OUTCOME_UNKNOWN' as const;
-  readonly retrySafe = false;
-}
-
 export const BrokerErrorType = {
   TokenException: 'TokenException',
   OrderException: 'OrderException',

@@ -1,10 +1,10 @@
 /**
  * The REST transport: one undici Pool (keep-alive) per broker host, the category rate limiters,
  * the token, error mapping and the retry policy for reads. Writes pass through exactly once: a
- * write that loses its answer surfaces as NetworkException(write) and the client reconciles it
- * through the order book (client.ts); this layer never repeats one on its own, except after a
- * refusal that proves the broker did not act (403 token refused, 429 refused before processing),
- * and even then only after the caller's `beforeResend` check.
+ * write that loses its answer surfaces as NetworkException(write), which the client reports as an
+ * unknown outcome for the execution layer to settle from the order book (lost-answers.ts). This
+ * layer repeats a write only after an answer that says the broker did not act on it (429 refused
+ * before processing, 403 token refused): an answer, not a lost one.
  */
 import { Pool, errors as undiciErrors } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -42,11 +42,6 @@ export interface RequestSpec {
   readonly category?: RateCategory;
   /** A new order: also waits for the per-exchange-segment budget (`NSE FNO`, retail-algo.ts). */
   readonly exchangeSegment?: string;
-  /**
-   * For writes: called before a write is sent again after a refusal (429, token). Resolves true
-   * when it is safe to send (the order book shows the first attempt did nothing).
-   */
-  readonly beforeResend?: () => Promise<boolean>;
 }
 
 export interface RawResponse {
@@ -80,6 +75,8 @@ export class BrokerHttp {
   private readonly policy: RetryPolicy;
   private tokens: TokenSource | undefined;
   readonly stats: HttpStats = { requests: 0, retries: 0, rateLimited: 0, tokenRenewals: 0 };
+  /** The broker's `Date` header of the last answer and our clock when it came (see serverNow). */
+  private lastDate: { readonly server: number; readonly local: number } | undefined;
 
   constructor(private readonly options: BrokerHttpOptions) {
     const { config } = options;
@@ -161,7 +158,6 @@ export class BrokerHttp {
         this.options.limiters.penalise(category, wait);
         this.options.logger.warn({ endpoint, category, retryAfterMs: wait, count: count429 }, 'broker answered 429; waiting before the next call');
         if (count429 > this.policy.max429 || wait > this.policy.maxRetryAfterMs) throw err;
-        if (write && spec.beforeResend && !(await spec.beforeResend())) throw err;
         continue;
       }
       if (err instanceof TokenException && token !== undefined && this.tokens && !tokenRetried) {
@@ -169,7 +165,6 @@ export class BrokerHttp {
         this.stats.tokenRenewals++;
         this.options.logger.info({ endpoint }, 'token refused; renewing');
         await this.tokens.renew(token);
-        if (write && spec.beforeResend && !(await spec.beforeResend())) throw err;
         continue;
       }
       if (!write && err.retrySafe && this.policy.retryStatuses.includes(res.status) && attempt < this.policy.maxAttempts) {
@@ -178,6 +173,16 @@ export class BrokerHttp {
       }
       throw err;
     }
+  }
+
+  /**
+   * The broker's time now as its last `Date` header said (1-s resolution), carried forward on our
+   * clock; undefined before the first answer with one. A one-shot command judges the broker's
+   * time-of-day rules (the intraday cutoff) by it: the simulator's market clock is not the wall's.
+   */
+  serverNow(): number | undefined {
+    const d = this.lastDate;
+    return d === undefined ? undefined : d.server + (this.options.clock.now() - d.local);
   }
 
   /** One round trip, no policy: for callers (token manager) that must see every answer. */
@@ -200,6 +205,8 @@ export class BrokerHttp {
       bodyTimeout: timeout,
     });
     const text = await r.body.text();
+    const date = r.headers['date'] ? Date.parse(String(r.headers['date'])) : NaN;
+    if (Number.isFinite(date)) this.lastDate = { server: date, local: this.options.clock.now() };
     let json: unknown;
     if (text.length > 0 && (text[0] === '{' || text[0] === '[' || String(r.headers['content-type'] ?? '').includes('json'))) {
       try {

@@ -20,7 +20,7 @@
 export * from './errors.js';
 export { loadBrokerConfig, parseBrokerConfig, brokerEnv, BrokerConfigSchema, type BrokerConfig, type BrokerConfigInput } from './config.js';
 export { Broker, createBroker, type BrokerOptions } from './broker.js';
-export { BrokerClient, type WriteResult, type SmartWriteResult } from './client.js';
+export { BrokerClient, type WriteAnswer } from './client.js';
 export { BrokerHttp } from './http.js';
 export { TokenManager, BlockReason } from './token-manager.js';
 export { RateLimiters, CategoryLimiter, sharedRateLimiters, type SharedBudget } from './rate-limiter.js';

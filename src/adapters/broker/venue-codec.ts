@@ -40,6 +40,16 @@ export function legName(leg: string | undefined): SmartLegName | undefined {
   return undefined;
 }
 
+/**
+ * An order's trigger as the book shows it: a plain order's stop-loss trigger; a smart order's
+ * stop-loss or target leg's own trigger (every part of a smart order carries both legs' triggers,
+ * so the entry shows none of its own).
+ */
+function triggerOf(r: OrderRecord, leg: ReturnType<typeof legName>): number | undefined {
+  if (r.smartOrderId === undefined) return r.slTriggerPrice;
+  return leg === 'stopLoss' ? r.slTriggerPrice : leg === 'target' ? r.tgtTriggerPrice : undefined;
+}
+
 export function orderStateFromRecord(r: OrderRecord, fallbackTs: number, endpoint = 'GET /order-book'): VenueOrderState {
   if (r.status === undefined) {
     throw new DataException(`${endpoint}: order ${r.orderId} has a status the codec does not know: ${JSON.stringify(r.venueStatus)}`, { endpoint, field: 'status', value: r.venueStatus });
@@ -55,7 +65,7 @@ export function orderStateFromRecord(r: OrderRecord, fallbackTs: number, endpoin
     ...(pick<Product>(PRODUCTS, r.product) ? { product: pick<Product>(PRODUCTS, r.product)! } : {}),
     ...(pick<Validity>(VALIDITIES, r.validity) ? { validity: pick<Validity>(VALIDITIES, r.validity)! } : {}),
     ...(r.price !== undefined ? { limitPrice: r.price } : {}),
-    ...(r.slTriggerPrice !== undefined && r.smartOrderId === undefined ? { triggerPrice: r.slTriggerPrice } : {}),
+    ...(triggerOf(r, leg) !== undefined ? { triggerPrice: triggerOf(r, leg)! } : {}),
     status: r.status,
     venueStatus: r.venueStatus,
     filledQty: r.filledQty,

@@ -1,14 +1,12 @@
 /**
  * The broker as an ExecutionVenue (src/adapters/execution/venue.ts): live trading, and paper
  * trading against the simulator (same code, other URLs). Writes answer `accepted`, `rejected`
- * (the broker certainly did nothing: a 4xx refusal, a local validation failure) or `unknown`
- * (the answer was lost and even the order book could not settle it). The client has already
- * reconciled lost acks by tag before an `unknown` comes out of here, and smart-order modifies and
- * cancels are settled here on the client's lost-answer policy; the execution reconciler looks
- * further for what still comes out `unknown`.
+ * (the broker certainly did nothing: a 4xx refusal, a local validation failure) or `unknown` (the
+ * answer was lost: the write may or may not have been carried out). Each write is sent once; what
+ * an `unknown` write did is read from the order book by the execution layer (lost-answers.ts).
  */
 import { defer, Subject, type Observable } from 'rxjs';
-import { isTerminalStatus, type Side } from '../../core/enums.js';
+import type { Side } from '../../core/enums.js';
 import { parseScripCode, type ParsedScrip } from '../../core/instruments.js';
 import type {
   ExecutionVenue,
@@ -29,11 +27,10 @@ import type {
   WriteOutcome,
 } from '../execution/venue.js';
 import { modifyChange } from '../execution/venue.js';
-import { lookAfterLostAnswer } from '../execution/lost-answer-policy.js';
 import type { Broker } from './broker.js';
-import { BrokerError, InputException, NetworkException, OrderOutcomeUnknown } from './errors.js';
-import type { OrderRecord, OrderSegment } from './schemas/orders.js';
-import type { WriteResult } from './client.js';
+import { BrokerError, InputException, NetworkException } from './errors.js';
+import type { OrderAck, OrderSegment } from './schemas/orders.js';
+import type { WriteAnswer } from './client.js';
 import { fillFromTrade, legName, orderStateFromRecord, positionFromWire } from './venue-codec.js';
 
 export const BROKER_CAPABILITIES: VenueCapabilities = {
@@ -79,7 +76,7 @@ function wireSegment(p: ParsedScrip): 'EQUITY' | 'FNO' {
 
 /** Maps a thrown error to a write outcome: refusals are `rejected`, lost answers `unknown`. */
 export function outcomeOf(e: unknown): WriteOutcome {
-  if (e instanceof OrderOutcomeUnknown || (e instanceof NetworkException && e.context.write === true)) return { status: 'unknown', reason: (e as Error).message };
+  if (e instanceof NetworkException && e.context.write === true) return { status: 'unknown', reason: e.message };
   if (e instanceof BrokerError) return { status: 'rejected', reason: e.context.brokerMessage ?? e.message, errorCode: e.context.brokerCode ?? e.code };
   return { status: 'unknown', reason: e instanceof Error ? e.message : String(e) };
 }
@@ -122,8 +119,9 @@ export class BrokerVenue implements ExecutionVenue {
         isAmo: req.isAmo,
         remarks: req.tag,
       });
-      this.remember({ orderId: r.orderId, instrument: req.instrument, tag: req.tag, side: req.side });
-      return accepted(r);
+      if (r.kind === 'unknown') return lost(r);
+      this.remember({ orderId: r.ack.orderId, instrument: req.instrument, tag: req.tag, side: req.side });
+      return accepted(r.ack);
     } catch (e) {
       return outcomeOf(e);
     }
@@ -156,9 +154,10 @@ export class BrokerVenue implements ExecutionVenue {
         ...(req.target ? { tgtTriggerPrice: req.target.triggerPrice, ...(req.target.limitPrice !== undefined ? { tgtLimitPrice: req.target.limitPrice } : {}) } : {}),
         remarks: req.tag,
       });
-      const parent = r.orders[0];
+      if (r.kind === 'unknown') return lost(r);
+      const parent = r.ack[0];
       if (!parent) return { status: 'unknown', reason: 'POST /smart/order answered without order_data' };
-      const children = r.orders.flatMap((o) => o.children);
+      const children = r.ack.flatMap((o) => o.children);
       const wanted: Array<'stopLoss' | 'target'> = [...(req.stopLoss ? (['stopLoss'] as const) : []), ...(req.target ? (['target'] as const) : [])];
       const legs: { stopLoss?: string; target?: string } = {};
       children.forEach((c, i) => {
@@ -180,58 +179,14 @@ export class BrokerVenue implements ExecutionVenue {
   }
 
   modifySmart(req: VenueSmartModifyRequest): Promise<WriteOutcome> {
-    const send = (): Promise<WriteResult> => {
+    return settle(() => {
       const p = scrip(req.instrument);
       return this.broker.client.modifySmartOrder({ orderId: req.orderId, segment: orderSegmentOf(p), exchange: p.exchange, ...modifyChange(req) });
-    };
-    return this.settleSmart(send, req, 'modify', (parts) => smartModifyShown(parts, req));
+    });
   }
 
   cancelSmart(req: VenueSmartCancelRequest): Promise<WriteOutcome> {
-    const send = (): Promise<WriteResult> => this.broker.client.cancelSmartOrder(req.orderId, orderSegmentOf(scrip(req.instrument)));
-    return this.settleSmart(send, req, 'cancel', (parts) => smartCancelShown(parts, req));
-  }
-
-  /**
-   * A smart-order modify or cancel is sent once. When its answer is lost, the order book (every
-   * part carries the parent's tag) says what the broker did: a change it shows was made
-   * (`accepted`); a part that finished without it, or still shows the old values after every look,
-   * did not get it (`rejected`, saying so; nothing is sent again, the caller decides). Only when the
-   * book cannot be read, or cannot show the changed field (an entry's trigger), does the outcome
-   * stay `unknown`.
-   */
-  private async settleSmart(send: () => Promise<WriteResult>, req: { readonly tag: string; readonly orderId: string }, what: 'modify' | 'cancel', shown: (parts: readonly OrderRecord[]) => SmartVerdict): Promise<WriteOutcome> {
-    const first = await settle(send);
-    if (first.status !== 'unknown') return first;
-    const log = this.broker.logger;
-    log.warn({ orderId: req.orderId, tag: req.tag, reason: first.reason }, `smart-order ${what}: answer lost; reading the order book (not sent again)`);
-    // Assigned in the looks below (casts: no narrowing to the initial values).
-    let lookError = undefined as string | undefined;
-    let verdict = { kind: 'pending' } as SmartVerdict;
-    const policy = this.broker.client.lostAnswer;
-    const decided = await lookAfterLostAnswer(policy, (ms) => this.broker.clock.sleep(ms), async (check): Promise<WriteOutcome | undefined> => {
-      try {
-        verdict = shown(await this.broker.client.findByRemarks(req.tag));
-        lookError = undefined;
-      } catch (e) {
-        lookError = e instanceof Error ? e.message : String(e);
-        return undefined;
-      }
-      if (verdict.kind === 'applied') {
-        log.info({ orderId: req.orderId, check }, `smart-order ${what} reconciled from the order book: it was applied`);
-        return { status: 'accepted', orderId: req.orderId, venueStatus: verdict.venueStatus };
-      }
-      if (verdict.kind === 'refused') return { status: 'rejected', reason: `${what} answer lost; ${verdict.reason}` };
-      // An undecidable book stays so: no further look.
-      if (verdict.kind === 'undecidable') return { status: 'unknown', reason: `${first.reason}; ${verdict.reason}` };
-      return undefined;
-    });
-    if (decided) return decided;
-    if (lookError !== undefined) return { status: 'unknown', reason: `${first.reason}; the order book could not be read (${lookError})` };
-    if (verdict.kind === 'pending') {
-      return { status: 'rejected', reason: `${what} answer lost and after ${policy.delaysMs.length} looks the order book shows order ${req.orderId} without the change: not applied, not sent again` };
-    }
-    return { status: 'unknown', reason: `${first.reason}; ${verdict.kind === 'undecidable' ? verdict.reason : 'undecided'}` };
+    return settle(() => this.broker.client.cancelSmartOrder(req.orderId, orderSegmentOf(scrip(req.instrument))));
   }
 
   async orderBook(): Promise<readonly VenueOrderState[]> {
@@ -350,55 +305,19 @@ export class BrokerVenue implements ExecutionVenue {
   }
 }
 
-export type SmartVerdict =
-  | { readonly kind: 'applied'; readonly venueStatus: string }
-  | { readonly kind: 'refused'; readonly reason: string }
-  | { readonly kind: 'pending' }
-  | { readonly kind: 'undecidable'; readonly reason: string };
-
-/** The book does not list the part at all: it cannot say what happened to it. */
-function notListed(orderId: string): SmartVerdict {
-  return { kind: 'undecidable', reason: `the order book does not list order ${orderId}` };
-}
-
-function finished(o: OrderRecord): boolean {
-  return o.status !== undefined && isTerminalStatus(o.status);
-}
-
-/**
- * Whether the book shows a smart-order part with the requested fields. A leg's trigger is shown as
- * the record's stop-loss or target trigger; an entry's trigger is not shown at all, so a change of
- * only that cannot be decided from the book.
- */
-export function smartModifyShown(parts: readonly OrderRecord[], req: VenueSmartModifyRequest): SmartVerdict {
-  const o = parts.find((p) => p.orderId === req.orderId);
-  if (!o) return notListed(req.orderId);
-  const pairs: Array<[number | undefined, number]> = [];
-  if (req.qty !== undefined) pairs.push([o.qty, req.qty]);
-  if (req.limitPrice !== undefined) pairs.push([o.price, req.limitPrice]);
-  if (req.triggerPrice !== undefined && req.leg !== 'entry') pairs.push([req.leg === 'stopLoss' ? o.slTriggerPrice : o.tgtTriggerPrice, req.triggerPrice]);
-  if (pairs.length === 0) return { kind: 'undecidable', reason: 'the order book does not show an entry\'s trigger' };
-  if (pairs.every(([shown, asked]) => shown === asked)) return { kind: 'applied', venueStatus: o.venueStatus };
-  if (finished(o)) return { kind: 'refused', reason: `order ${o.orderId} is ${o.venueStatus}; the modification was not applied` };
-  return { kind: 'pending' };
-}
-
-/** Whether the book shows the part cancelled (for the entry's id: the entry and every leg finished). */
-export function smartCancelShown(parts: readonly OrderRecord[], req: VenueSmartCancelRequest): SmartVerdict {
-  const o = parts.find((p) => p.orderId === req.orderId);
-  if (!o) return notListed(req.orderId);
-  const covered = req.leg === 'entry' ? parts.filter((p) => p.orderId === o.orderId || (p.smartOrderId !== undefined && p.smartOrderId === (o.smartOrderId ?? o.orderId))) : [o];
-  return covered.every(finished) ? { kind: 'applied', venueStatus: o.venueStatus } : { kind: 'pending' };
-}
-
-function accepted(r: WriteResult): WriteOutcome {
+function accepted(r: OrderAck): WriteOutcome {
   return { status: 'accepted', orderId: r.orderId, venueStatus: r.venueStatus };
 }
 
-/** A write whose answer is a plain ack: `accepted`, or what the thrown error means (outcomeOf). */
-async function settle(send: () => Promise<WriteResult>): Promise<WriteOutcome> {
+function lost(r: Extract<WriteAnswer<unknown>, { kind: 'unknown' }>): WriteOutcome {
+  return { status: 'unknown', reason: r.reason };
+}
+
+/** A write whose answer is a plain ack: `accepted`, `unknown` when it was lost, or what a thrown error means (outcomeOf). */
+async function settle(send: () => Promise<WriteAnswer<OrderAck>>): Promise<WriteOutcome> {
   try {
-    return accepted(await send());
+    const r = await send();
+    return r.kind === 'answered' ? accepted(r.ack) : lost(r);
   } catch (e) {
     return outcomeOf(e);
   }

@@ -1,10 +1,13 @@
 /**
  * Execution behaviour, validated with zod. Retry and reconciliation policy is data here.
  * Defaults:
- * - reconcileDelaysMs [250, 1000, 3000, 10000]: the reconciler's lost-answer policy
- *   (lost-answer-policy.ts): after a write with no reliable answer, the order book is searched for
- *   our tag after each delay in turn; never a blind retry. If the tag is still absent after the
- *   last look, a place is declared not done (REJECTED, reason says so).
+ * - reconcileDelaysMs [250, 1000, 3000, 10000], resendLostWrites [place, placeSmart, modify,
+ *   cancel], resendWithinMs 30000: the lost-answer policy (lost-answer-policy.ts, followed by
+ *   lost-answers.ts): after a write with no reliable answer, the order book is searched for our tag
+ *   after each delay in turn; never a blind retry. A write of `resendLostWrites` that the book
+ *   proves never arrived is sent once more if that proof comes within `resendWithinMs` of the lost
+ *   answer; otherwise (or when the resend is not found either) a place is declared not done
+ *   (REJECTED, reason says so) and a change is refused.
  * - trailMinTicks 2: an emulated trailing stop is only moved when it would move by at least this
  *   many ticks (each move spends one of the order's 25 modifications).
  * - fundsRefreshMs 2000: after fills, funds are re-read from the venue at most this often
@@ -22,9 +25,13 @@ import { ConfigError } from '../../core/errors.js';
 import { zodIssueLines } from '../../core/zod-issues.js';
 import { DEFAULT_LOST_ANSWER_POLICY } from './lost-answer-policy.js';
 
+const WRITE_OPS = ['place', 'placeSmart', 'modify', 'modifySmart', 'cancel', 'cancelSmart'] as const;
+
 export const ExecutionConfigSchema = z
   .object({
     reconcileDelaysMs: z.array(z.number().int().nonnegative()).min(1).default([...DEFAULT_LOST_ANSWER_POLICY.delaysMs]),
+    resendLostWrites: z.array(z.enum(WRITE_OPS)).default([...DEFAULT_LOST_ANSWER_POLICY.resendOnce]),
+    resendWithinMs: z.number().int().nonnegative().default(DEFAULT_LOST_ANSWER_POLICY.resendWithinMs),
     trailMinTicks: z.number().int().positive().default(2),
     fundsRefreshMs: z.number().int().nonnegative().default(2000),
     fillGapMs: z.number().int().nonnegative().default(2000),

@@ -10,7 +10,8 @@
  *   always be reconciled by tag. In-process venues need no journal.
  * - Write outcomes: `accepted` links the venue id; `rejected` ends the order (and publishes a
  *   `denied` event with VENUE_REJECTED); `unknown` (timeout, lost ack, a thrown error) is never
- *   retried: the reconciler settles it by tag (lost-answer-policy.ts).
+ *   retried blindly: lost-answers.ts settles it by tag from the order book, and sends it once more
+ *   (through this router) only when the book proves it never arrived.
  * - Modifications are counted per order and persisted (`mods`) before the write. From the risk
  *   config's `replaceAt` on, a modify becomes cancel-and-replace: the old order is cancelled, and
  *   only once it is final the replacement (remaining quantity, new prices, new tag, `replaces` =
@@ -43,23 +44,12 @@ import { Funds, type MarginOf } from './funds.js';
 import { writeJournalEntry, writeModifications } from './order-journal.js';
 import type { OrderStateMachine } from './order-state-machine.js';
 import type { Portfolio } from './portfolio.js';
-import { Reconciler, type DayReconcileResult, type HeldChanges, type PositionDiff, type WriteKind } from './reconciler.js';
+import { Reconciler, type DayReconcileResult, type HeldChanges, type PositionDiff } from './reconciler.js';
+import { LostAnswers, type LostAnswerRouter, type LostWrite } from './lost-answers.js';
+import { invokeVenue, type PlaceCall, type VenueCall } from './venue-call.js';
 import { SmartEmulation, type LegRouter } from './smart-emulation.js';
 import { legTag } from './tags.js';
-import {
-  isPromiseLike,
-  trailingModeOf,
-  type ExecutionVenue,
-  type VenueCancelRequest,
-  type VenueModifyRequest,
-  type VenueOrderRequest,
-  type VenueResult,
-  type VenueSmartCancelRequest,
-  type VenueSmartModifyRequest,
-  type VenueSmartOrderRequest,
-  type VenueUpdate,
-  type WriteOutcome,
-} from './venue.js';
+import { isPromiseLike, trailingModeOf, type ExecutionVenue, type VenueOrderRequest, type VenueResult, type VenueUpdate, type WriteOutcome } from './venue.js';
 import type { Mutable } from './mutable.js';
 import { WriteTracker } from './write-tracker.js';
 import { BrokerSquareOffs } from './broker-square-off.js';
@@ -85,23 +75,6 @@ export interface ExecutionEngineOptions {
   readonly log?: Logger;
 }
 
-interface OrderChange {
-  qty?: number;
-  limitPrice?: Paise;
-  triggerPrice?: Paise;
-}
-
-/** One venue write, as data. */
-type VenueCall =
-  | { readonly op: 'place'; readonly req: VenueOrderRequest }
-  | { readonly op: 'placeSmart'; readonly req: VenueSmartOrderRequest }
-  | { readonly op: 'modify'; readonly req: VenueModifyRequest; readonly change: OrderChange }
-  | { readonly op: 'modifySmart'; readonly req: VenueSmartModifyRequest; readonly change: OrderChange }
-  | { readonly op: 'cancel'; readonly req: VenueCancelRequest }
-  | { readonly op: 'cancelSmart'; readonly req: VenueSmartCancelRequest };
-
-type PlaceCall = Extract<VenueCall, { op: 'place' | 'placeSmart' }>;
-
 interface PendingReplace {
   readonly strategyId: string;
   readonly qty: number;
@@ -110,7 +83,7 @@ interface PendingReplace {
   readonly newTag: string;
 }
 
-export class ExecutionEngine implements HeldChanges, LegRouter {
+export class ExecutionEngine implements HeldChanges, LegRouter, LostAnswerRouter {
   private readonly clock: Clock;
   private readonly bus: EventBus;
   private readonly venue: ExecutionVenue;
@@ -131,6 +104,7 @@ export class ExecutionEngine implements HeldChanges, LegRouter {
   private readonly gaps: FillGaps;
   private readonly emulation: SmartEmulation;
   private readonly reconciler: Reconciler;
+  private readonly lostAnswers: LostAnswers;
   private readonly squareOffs: BrokerSquareOffs;
 
   constructor(options: ExecutionEngineOptions) {
@@ -148,9 +122,11 @@ export class ExecutionEngine implements HeldChanges, LegRouter {
     this.emulation = new SmartEmulation(this.orders, this);
     this.squareOffs = new BrokerSquareOffs(this.clock, this.bus, this.portfolio, this.log);
     this.reconciler = new Reconciler({
-      clock: this.clock, bus: this.bus, venue: this.venue, orders: this.orders, portfolio: this.portfolio, policy: { delaysMs: this.cfg.reconcileDelaysMs },
+      clock: this.clock, bus: this.bus, venue: this.venue, orders: this.orders, portfolio: this.portfolio,
       funds: this.funds, gaps: this.gaps, tracker: this.tracker, held: this, store: this.store, log: this.log, squareOffs: this.squareOffs,
     });
+    const policy = { delaysMs: this.cfg.reconcileDelaysMs, resendOnce: this.cfg.resendLostWrites, resendWithinMs: this.cfg.resendWithinMs };
+    this.lostAnswers = new LostAnswers({ clock: this.clock, bus: this.bus, venue: this.venue, orders: this.orders, policy, tracker: this.tracker, router: this, log: this.log });
     this.replaceAt = Math.min(options.replaceAt, options.maxModifications, options.venue.capabilities.maxModifications);
     // Cancel-and-replace fires when the order being replaced reaches a final state; fills and
     // final states move the order's funds reservation (funds.ts).
@@ -170,8 +146,25 @@ export class ExecutionEngine implements HeldChanges, LegRouter {
     return this.funds.available();
   }
 
-  /** Carries out an approved intent. Never throws for venue trouble; outcomes arrive as events. */
+  /**
+   * Carries out an approved intent. Never throws: venue outcomes arrive as events, and an intent
+   * this layer cannot carry out (an id another order already holds, say) is denied in its name,
+   * so the strategy always hears of it.
+   */
   execute(intent: Intent): void {
+    if ((intent.kind === 'place' || intent.kind === 'smart') && this.orders.get(intent.id)) {
+      this.deny(intent, DenialCode.EXECUTION_ERROR, `order id ${intent.id} is already in use by another order; not placed`);
+      return;
+    }
+    try {
+      this.dispatch(intent);
+    } catch (err) {
+      this.log.error({ err, intent: intent.id }, 'execution: an intent could not be carried out');
+      this.deny(intent, DenialCode.EXECUTION_ERROR, `not carried out: ${describeError(err)}`);
+    }
+  }
+
+  private dispatch(intent: Intent): void {
     switch (intent.kind) {
       case 'place':
         return this.place(intent);
@@ -514,37 +507,20 @@ export class ExecutionEngine implements HeldChanges, LegRouter {
     );
   }
 
-  /** The venue call itself (a switch, not a closure per write: this is the order hot path). */
-  private invoke(c: VenueCall): VenueResult<WriteOutcome> {
-    switch (c.op) {
-      case 'place':
-        return this.venue.place(c.req);
-      case 'placeSmart':
-        return this.venue.placeSmart(c.req);
-      case 'modify':
-        return this.venue.modify(c.req);
-      case 'modifySmart':
-        return this.venue.modifySmart(c.req);
-      case 'cancel':
-        return this.venue.cancel(c.req);
-      case 'cancelSmart':
-        return this.venue.cancelSmart(c.req);
-    }
-  }
-
-  private send(tag: string, intent: Intent | undefined, call: VenueCall): void {
+  /** Sends a write; `lost` when it is the one resend after a lost answer (lost-answers.ts). */
+  private send(tag: string, intent: Intent | undefined, call: VenueCall, lost?: LostWrite): void {
     let r: VenueResult<WriteOutcome>;
     try {
-      r = this.invoke(call);
+      r = invokeVenue(this.venue, call);
     } catch (err) {
       r = { status: 'unknown', reason: describeError(err) };
     }
-    if (!isPromiseLike(r)) return this.outcome(tag, intent, call, r);
+    if (!isPromiseLike(r)) return this.outcome(tag, intent, call, r, lost);
     this.tracker.begin();
     this.tracker.hold(tag);
     r.then(
-      (o) => this.outcome(tag, intent, call, o),
-      (err: unknown) => this.outcome(tag, intent, call, { status: 'unknown', reason: describeError(err) }),
+      (o) => this.outcome(tag, intent, call, o, lost),
+      (err: unknown) => this.outcome(tag, intent, call, { status: 'unknown', reason: describeError(err) }, lost),
     ).finally(() => {
       this.tracker.end();
       this.tracker.release(tag);
@@ -552,8 +528,18 @@ export class ExecutionEngine implements HeldChanges, LegRouter {
     });
   }
 
-  private outcome(tag: string, intent: Intent | undefined, call: VenueCall, o: WriteOutcome): void {
-    const kind: WriteKind = call.op === 'place' || call.op === 'placeSmart' ? 'place' : call.op === 'modify' || call.op === 'modifySmart' ? 'modify' : 'cancel';
+  /** LostAnswerRouter: the book proved the write never arrived; it goes once more. */
+  resend(w: LostWrite): void {
+    this.send(w.tag, w.intent, w.call, w);
+  }
+
+  /** LostAnswerRouter: the book answered for the venue. */
+  answered(w: LostWrite, o: WriteOutcome): void {
+    this.outcome(w.tag, w.intent, w.call, o, w);
+  }
+
+  private outcome(tag: string, intent: Intent | undefined, call: VenueCall, o: WriteOutcome, lost: LostWrite | undefined): void {
+    const kind = call.op === 'place' || call.op === 'placeSmart' ? 'place' : call.op === 'modify' || call.op === 'modifySmart' ? 'modify' : 'cancel';
     if (o.status === 'accepted') {
       if (kind === 'place') this.orders.accepted(tag, o.orderId, o.venueStatus, o.legs);
       else if (kind === 'cancel') {
@@ -569,8 +555,8 @@ export class ExecutionEngine implements HeldChanges, LegRouter {
       else if (kind !== 'place') this.log.warn({ tag, kind, reason: o.reason }, 'execution: the venue did not apply a change the engine sent itself; the order stays as the venue has it');
       return;
     }
-    this.log.warn({ tag, kind, reason: o.reason }, 'execution: no reliable answer; reconciling by tag (no retry)');
-    this.reconciler.lostAnswer(tag, kind);
+    // The answer is lost: the one owner settles it from the order book (lost-answers.ts).
+    this.lostAnswers.begin({ tag, intent, call, reason: o.reason, round: lost ? 2 : 1, since: lost?.since ?? this.clock.now() });
   }
 
   // Helpers -------------------------------------------------------------------------------------

@@ -3,13 +3,16 @@
  * - `venue.ts`: the ExecutionVenue seam every venue implements (broker, backtest, recording stub)
  * - `execution-engine.ts`: the router: intents to venue calls, write outcomes, held changes,
  *   cancel-and-replace
- * - `reconciler.ts` (+ `lost-answer-policy.ts`): resync after reconnect, lost answers settled by tag,
- *   the daily reconcile, the position check, expiry settlement
+ * - `reconciler.ts`: resync after reconnect, the daily reconcile, the position check, expiry settlement
+ * - `lost-answers.ts` (+ `lost-answer-policy.ts`, `lost-answer-verdicts.ts`): the one owner of a
+ *   write whose answer was lost: looks by tag, verdicts, the single resend the book allows
+ * - `venue-call.ts`: one venue write as data
  * - `funds.ts`: available funds, local reservations, refresh; `fill-gaps.ts`: fill-gap recovery
  * - `smart-emulation.ts`: smart orders (OCO legs) on venues without them
  * - `tags.ts`: the client tag format; `order-journal.ts`: the `tags` / `mods` store namespaces
  * - `write-tracker.ts`: calls awaiting their answer, tags still unsettled
  * - `order-state-machine.ts` + `order-status-merge.ts`: the monotonic merge of out-of-order updates
+ * - `fill-ledger.ts`: fills booked once each, synthetic fills, the orders whose fills are still owed
  * - `portfolio.ts`: positions and P&L from fills, exact paise
  * - `trailing-stops.ts`: trailing stop-losses the venue does not trail, within the modification budget
  * - `recording-venue.ts`: an in-process venue that records writes (tests, benches)

@@ -1,40 +1,33 @@
 /**
- * What happens after a write whose answer is lost (timeout, reset, 5xx, garbled ack), as data.
- * Order writes carry no idempotency key, so a lost write is never sent again blindly: it is settled
- * by looking for its tag (`remarks`) in the order book, once after each of `delaysMs` (the venue
- * may show a new order a moment late); what a look finds is adopted, and a placement still absent
- * after the last look is declared not done.
+ * What happens after a write whose answer is lost (timeout, reset, 5xx, garbled ack), as data. The
+ * one owner that follows it is lost-answers.ts; the broker client only reports the loss.
  *
- * Two layers look, each with a policy of this one shape: the broker (client.ts for placements,
- * plain modifies and cancels; venue.ts for smart-order modifies and cancels, with the client's
- * policy) settles a lost ack within the call, and what it cannot settle comes out as `unknown`, which
- * the execution reconciler (reconciler.ts, policy from the execution config's `reconcileDelaysMs`)
- * keeps looking for over a longer window.
+ * - `delaysMs`: the order book is read once after each delay (the venue may show a new order a
+ *   moment late); the looks of one round end after their sum.
+ * - `resendOnce`: the writes sent once more when the last look of the round read the book and it
+ *   proves the first never arrived (no order with the tag; the order without the change). Order
+ *   writes carry no idempotency key, so this is the only resend there is, and never a blind one.
+ * - `resendWithinMs`: the resend's deadline, from the lost answer; later, the write is declared
+ *   not done instead (a placement sent minutes after the strategy asked is another order).
  */
+import type { LostWriteOp } from '../../core/events.js';
+
 export interface LostAnswerPolicy {
   /** Pause before each order-book look, ms; as many looks as delays. */
   readonly delaysMs: readonly number[];
-}
-
-/** The execution reconciler's looks: 0.25, 1.25, 4.25 and 14.25 s after the lost answer. */
-export const DEFAULT_LOST_ANSWER_POLICY: LostAnswerPolicy = { delaysMs: [250, 1000, 3000, 10_000] };
-
-/** `checks` looks, the first at once and each later one `intervalMs` x its number after the one before. */
-export function checksPolicy(checks: number, intervalMs: number): LostAnswerPolicy {
-  return { delaysMs: Array.from({ length: checks }, (_, i) => intervalMs * i) };
+  /** Writes sent once more when the book proves the first never arrived. */
+  readonly resendOnce: readonly LostWriteOp[];
+  /** No resend once this long has passed since the lost answer, ms. */
+  readonly resendWithinMs: number;
 }
 
 /**
- * Looks after each delay of the policy until `look` decides (returns a value); undefined when no
- * look decided. `sleep` is the caller's clock. A look that throws ends the search (the caller's
- * `look` catches what it wants to survive).
+ * Looks at 0.25, 1.25, 4.25 and 14.25 s after the lost answer; a resend at most 30 s after it.
+ * Smart-order modifies and cancels are not resent: one part's change can leave the book showing
+ * another part's, and a second cancel of a part already gone is refused anyway.
  */
-export async function lookAfterLostAnswer<T>(policy: LostAnswerPolicy, sleep: (ms: number) => Promise<void>, look: (check: number) => Promise<T | undefined>): Promise<T | undefined> {
-  for (let i = 0; i < policy.delaysMs.length; i++) {
-    const d = policy.delaysMs[i]!;
-    if (d > 0) await sleep(d);
-    const r = await look(i + 1);
-    if (r !== undefined) return r;
-  }
-  return undefined;
-}
+export const DEFAULT_LOST_ANSWER_POLICY: LostAnswerPolicy = {
+  delaysMs: [250, 1000, 3000, 10_000],
+  resendOnce: ['place', 'placeSmart', 'modify', 'cancel'],
+  resendWithinMs: 30_000,
+};

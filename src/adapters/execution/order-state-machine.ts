@@ -19,7 +19,7 @@
  * is one of the legs — linked when exactly one unlinked leg fits, parked otherwise until the
  * placement answer or an order-book record names it. Nothing for a leg id ever touches the parent.
  *
- * Fills. De-duplicated by `fillId`. `filledQty` is the larger of what the venue reports and what
+ * Fills (booked by fill-ledger.ts). De-duplicated by `fillId`. `filledQty` is the larger of what the venue reports and what
  * the fills add up to; when reports run ahead of fills (a stream that only gives cumulative
  * quantities, a lost fill), the order is listed in `fillGaps()` and the execution engine fetches
  * its trades, or books a synthetic fill at the reported average as a last resort.
@@ -33,7 +33,8 @@ import type { Logger } from '../../core/log.js';
 import { silentLogger } from '../../core/log.js';
 import type { Paise } from '../../core/money.js';
 import { FinishedOrders, type FinalSnapshot, type ForgetHooks } from './finished-orders.js';
-import { differs, fillEventOf, newRecord, snapshotOf, type NewOrder, type OrderRecord } from './order-record.js';
+import { FillLedger, type FillGap } from './fill-ledger.js';
+import { differs, newRecord, snapshotOf, type NewOrder, type OrderRecord } from './order-record.js';
 import { mergeStatus, statusForFill } from './order-status-merge.js';
 import { OrphanBuffer } from './orphan-buffer.js';
 import { legTag } from './tags.js';
@@ -42,8 +43,6 @@ import type { VenueFill, VenueOrderState } from './venue.js';
 export type { NewOrder } from './order-record.js';
 
 const MAX_ORPHANS = 10_000;
-/** Fill ids of fills booked for a gap the venue could not list (see closeGapSynthetic). */
-const SYNTHETIC = 'synthetic:';
 /** `resolve`: the update cannot be placed on one record yet (park it, never guess). */
 const AMBIGUOUS = Symbol('ambiguous');
 
@@ -51,9 +50,8 @@ export class OrderStateMachine implements ForgetHooks {
   private readonly records = new Map<string, OrderRecord>();
   private readonly byOrderId = new Map<string, OrderRecord>();
   private readonly open = new Set<OrderRecord>();
-  private readonly seenFills = new Set<string>();
-  /** Records whose reported filled quantity is ahead of their fills (kept incrementally: checked per update). */
-  private readonly gaps = new Set<OrderRecord>();
+  /** Fills booked once each, and the orders whose reported fills run ahead of them (fill-ledger.ts). */
+  private readonly fills: FillLedger;
   private readonly orphanStates = new OrphanBuffer<VenueOrderState>(MAX_ORPHANS);
   private readonly orphanFills = new OrphanBuffer<VenueFill>(MAX_ORPHANS);
   /**
@@ -82,6 +80,7 @@ export class OrderStateMachine implements ForgetHooks {
     } = {},
   ) {
     this.log = options.log ?? silentLogger();
+    this.fills = new FillLedger(bus, this.log);
     const retain = options.retainFinished ?? 50_000;
     if (!(retain >= 1)) throw new RangeError(`retainFinished must be >= 1, got ${retain}`);
     this.finished = new FinishedOrders(clock, retain, this);
@@ -191,38 +190,18 @@ export class OrderStateMachine implements ForgetHooks {
    * booked is not booked twice, whichever path (stream, gap read, reconcile) brought the real one.
    */
   applyFill(f: VenueFill): boolean {
-    if (this.seenFills.has(f.fillId) || this.finished.isForgotten(f.orderId)) return false;
+    if (this.fills.isBooked(f.fillId) || this.finished.isForgotten(f.orderId)) return false;
     const found = this.resolve(f.orderId, f.tag, undefined, undefined, f.side, undefined);
     const rec = found === AMBIGUOUS ? undefined : found;
     if (!rec) {
       this.orphanFills.park(f.orderId, f);
       return false;
     }
-    this.seenFills.add(f.fillId);
-    rec.fillIds.push(f.fillId);
     const linked = this.link(rec, f.orderId);
-    let qty = f.qty;
-    if (f.fillId.startsWith(SYNTHETIC)) rec.syntheticQty += qty;
-    else if (rec.syntheticQty > 0) {
-      const absorbed = Math.min(qty, rec.syntheticQty);
-      rec.syntheticQty -= absorbed;
-      qty -= absorbed;
-      this.log.warn({ tag: rec.tag, fillId: f.fillId, absorbed }, 'execution: a real fill arrived for quantity a synthetic fill had booked; booked once (the synthetic price stands for that quantity)');
-    }
-    if (qty === 0) {
-      if (linked) this.drainOrphans(f.orderId);
-      return false;
-    }
-    if (rec.fillQty + qty > rec.qty) {
-      this.log.error({ tag: rec.tag, fillId: f.fillId, qty: rec.qty, filled: rec.fillQty + qty }, 'execution: fills exceed the order quantity; booking them anyway (the venue is the truth)');
-    }
-    rec.fillQty += qty;
-    rec.fillValue += qty * f.price;
-    rec.status = statusForFill(rec.status, Math.max(rec.reportedFilled, rec.fillQty), rec.qty);
-    this.bus.publish(fillEventOf(rec, qty === f.qty ? f : { ...f, qty }));
-    this.publish(rec);
+    const booked = this.fills.book(rec, f) > 0;
+    if (booked) this.publish(rec);
     if (linked) this.drainOrphans(f.orderId);
-    return true;
+    return booked;
   }
 
   /** Counts one more modification spent on an order (returns the new count). */
@@ -313,16 +292,12 @@ export class OrderStateMachine implements ForgetHooks {
 
   /** Whether any order's reported filled quantity runs ahead of its fills (O(1)). */
   hasFillGaps(): boolean {
-    return this.gaps.size > 0;
+    return this.fills.hasGaps();
   }
 
   /** Orders whose reported filled quantity runs ahead of the fills received. */
-  fillGaps(): Array<{ tag: string; orderId: string | undefined; missingQty: number; avgPrice: number | undefined }> {
-    const out = [];
-    for (const r of this.gaps) {
-      if (r.reportedFilled > r.fillQty) out.push({ tag: r.tag, orderId: r.orderId, missingQty: r.reportedFilled - r.fillQty, avgPrice: r.avgPrice });
-    }
-    return out;
+  fillGaps(): FillGap[] {
+    return this.fills.list();
   }
 
   /**
@@ -330,18 +305,12 @@ export class OrderStateMachine implements ForgetHooks {
    * strategy and/or instrument: working or already terminal at the venue.
    */
   settling(strategyId?: string, instrument?: string): OrderSnapshot[] {
-    const out: OrderSnapshot[] = [];
-    for (const r of this.gaps) {
-      if (r.reportedFilled > r.fillQty && (strategyId === undefined || r.strategyId === strategyId) && (instrument === undefined || r.instrument === instrument)) out.push(r.snapshot);
-    }
-    return out;
+    return this.fills.settling(strategyId, instrument);
   }
 
   /** Whether any order in the instrument (any strategy) is settling: O(orders with gaps), usually 0. */
   settlingIn(instrument: string): string | undefined {
-    if (this.gaps.size === 0) return undefined;
-    for (const r of this.gaps) if (r.instrument === instrument && r.reportedFilled > r.fillQty) return r.tag;
-    return undefined;
+    return this.fills.settlingIn(instrument);
   }
 
   /**
@@ -349,23 +318,14 @@ export class OrderStateMachine implements ForgetHooks {
    * instrument, optionally of one strategy: what the position will move by once it settles.
    */
   unbookedQty(instrument: string, strategyId?: string): number {
-    if (this.gaps.size === 0) return 0;
-    let q = 0;
-    for (const r of this.gaps) {
-      if (r.instrument !== instrument || (strategyId !== undefined && r.strategyId !== strategyId) || r.reportedFilled <= r.fillQty) continue;
-      q += (r.side === 'BUY' ? 1 : -1) * (r.reportedFilled - r.fillQty);
-    }
-    return q;
+    return this.fills.unbookedQty(instrument, strategyId);
   }
 
   /** Books a synthetic fill closing a gap the venue could not explain (value from the reported average). */
   closeGapSynthetic(tag: string): boolean {
     const r = this.records.get(tag);
-    if (!r || r.reportedFilled <= r.fillQty || r.avgPrice === undefined || !r.orderId) return false;
-    const missing = r.reportedFilled - r.fillQty;
-    const value = Math.round(r.avgPrice * r.reportedFilled) - r.fillValue;
-    const price = Math.round(value / missing);
-    return this.applyFill({ fillId: `${SYNTHETIC}${r.orderId}:${r.reportedFilled}`, orderId: r.orderId, tag: r.tag, instrument: r.instrument, side: r.side, qty: missing, price, ts: this.clock.now() });
+    const f = r && this.fills.syntheticFill(r, this.clock.now());
+    return f !== undefined && this.applyFill(f);
   }
 
   /** Venue order ids seen on updates we could not match to any order of ours. */
@@ -376,14 +336,14 @@ export class OrderStateMachine implements ForgetHooks {
   /** FinishedOrders hook: a finished order waits while fills are owed or its smart parent is live. */
   mayForget(rec: OrderRecord): boolean {
     const parent = rec.parentTag !== undefined ? this.records.get(rec.parentTag) : undefined;
-    return !(this.gaps.has(rec) || (parent && !isTerminalStatus(parent.status)));
+    return !(this.fills.owes(rec) || (parent && !isTerminalStatus(parent.status)));
   }
 
   /** FinishedOrders hook: drops a forgotten order from every index; true when it was the record under its tag. */
   dropRecord(rec: OrderRecord): boolean {
     const current = this.records.get(rec.tag) === rec;
     if (current) this.records.delete(rec.tag);
-    for (const id of rec.fillIds) this.seenFills.delete(id);
+    this.fills.forget(rec);
     const root = rec.parentTag ?? rec.tag;
     if (this.smartParents.has(root) && !this.records.has(root) && !this.records.has(legTag(root, 'stopLoss')) && !this.records.has(legTag(root, 'target'))) {
       this.smartParents.delete(root);
@@ -407,7 +367,7 @@ export class OrderStateMachine implements ForgetHooks {
   /** Whether the order's reported filled quantity runs ahead of its fills (fills still owed). */
   owesFills(tag: string): boolean {
     const r = this.records.get(tag);
-    return r !== undefined && this.gaps.has(r);
+    return r !== undefined && this.fills.owes(r);
   }
 
   /** Orders held in memory: working and finished (for checks and figures). */
@@ -503,8 +463,7 @@ export class OrderStateMachine implements ForgetHooks {
     rec.snapshot = snap;
     const terminal = isTerminalStatus(rec.status);
     if (terminal) this.open.delete(rec);
-    if (rec.reportedFilled > rec.fillQty) this.gaps.add(rec);
-    else if (this.gaps.size > 0) this.gaps.delete(rec);
+    this.fills.track(rec);
     if (terminal && !rec.evictable) this.finished.add(rec);
     this.bus.publish({ type: 'order', ts: this.clock.now(), order: snap });
   }

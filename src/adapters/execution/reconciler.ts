@@ -5,13 +5,8 @@
  *   merged, so nothing that happened while it was down is lost. Orders with our tag that we do not
  *   know are adopted through the state machine's `onUnknownTagged`; untagged foreign orders are
  *   flagged and left alone. Venue positions are compared with the portfolio built from fills.
- * - A write whose answer is lost (timeout, lost ack, a thrown error) is never retried blindly:
- *   order writes carry no idempotency key, so sending again could place twice. What the broker
- *   layer could not settle within the call (client.ts looks by tag and may send once more only when
- *   the book shows nothing; venue.ts decides smart modifies and cancels from the book) reaches here
- *   as `unknown`: the order book is searched for the tag (`remarks`) after each delay of the
- *   lost-answer policy (lost-answer-policy.ts, the one shape both layers use), and whatever is
- *   found is adopted. A place still absent after the last look is declared not done.
+ * - A write whose answer is lost is settled by lost-answers.ts (its owner: the looks by tag, the
+ *   verdicts, the one resend the book allows); this file reads the whole book.
  * - The daily reconcile bounds what finished orders leave behind across days: journal entries in
  *   the store (order-journal.ts) and finished orders of earlier days in memory.
  * - A contract the exchange settled at expiry (no fill of ours closes it) is booked as settled.
@@ -25,18 +20,14 @@ import type { Store } from '../../core/store.js';
 import { istDate, istDayStart } from '../../core/time.js';
 import type { FillGaps } from './fill-gaps.js';
 import type { Funds } from './funds.js';
-import type { LostAnswerPolicy } from './lost-answer-policy.js';
 import { pruneJournal, type JournalPruneResult } from './order-journal.js';
 import type { OrderStateMachine } from './order-state-machine.js';
 import type { Portfolio } from './portfolio.js';
-import { rootTag } from './tags.js';
+import { isManualTag } from './tags.js';
 import type { BrokerSquareOffs } from './broker-square-off.js';
 import { isBrokerSquareOff } from '../../risk/rules/square-off.js';
 import { venueValue, type ExecutionVenue, type VenuePosition } from './venue.js';
 import type { WriteTracker } from './write-tracker.js';
-
-/** The write whose answer was lost. */
-export type WriteKind = 'place' | 'modify' | 'cancel';
 
 /** What the daily reconcile let go of. */
 export interface DayReconcileResult {
@@ -56,7 +47,6 @@ export interface ReconcilerOptions {
   readonly venue: ExecutionVenue;
   readonly orders: OrderStateMachine;
   readonly portfolio: Portfolio;
-  readonly policy: LostAnswerPolicy;
   readonly funds: Funds;
   readonly gaps: FillGaps;
   readonly tracker: WriteTracker;
@@ -73,7 +63,6 @@ export class Reconciler {
   private readonly venue: ExecutionVenue;
   private readonly orders: OrderStateMachine;
   private readonly portfolio: Portfolio;
-  private readonly policy: LostAnswerPolicy;
   private readonly funds: Funds;
   private readonly gaps: FillGaps;
   private readonly tracker: WriteTracker;
@@ -92,7 +81,6 @@ export class Reconciler {
     this.venue = o.venue;
     this.orders = o.orders;
     this.portfolio = o.portfolio;
-    this.policy = o.policy;
     this.funds = o.funds;
     this.gaps = o.gaps;
     this.tracker = o.tracker;
@@ -117,8 +105,14 @@ export class Reconciler {
         if (isBrokerSquareOff(f.tag)) this.squareOffs.onFill(f);
         else this.orders.applyFill(f);
       }
-      // Working orders we cannot own (no tag of ours): flagged, never touched.
-      const foreign = book.filter((s) => !isBrokerSquareOff(s.tag) && this.orders.tagOfOrderId(s.orderId) === undefined && !isTerminalStatus(s.status));
+      // Working orders we cannot own (no tag of ours): flagged, never touched. Orders an operator
+      // placed by hand (`tarang order`, tags.ts) are left alone too, and said to be that.
+      const others = book.filter((s) => !isBrokerSquareOff(s.tag) && this.orders.tagOfOrderId(s.orderId) === undefined && !isTerminalStatus(s.status));
+      const manual = others.filter((s) => isManualTag(s.tag));
+      const foreign = others.filter((s) => !isManualTag(s.tag));
+      if (manual.length > 0) {
+        this.log.info({ orders: manual.slice(0, 20).map((s) => ({ orderId: s.orderId, tag: s.tag })), count: manual.length }, 'execution: working orders placed by hand (tarang order) are left alone');
+      }
       if (foreign.length > 0) {
         this.bus.publish({ type: 'alert', ts: this.clock.now(), level: 'warn', code: 'FOREIGN_ORDERS', message: `${foreign.length} working orders at the venue are not ours (no tarang tag); left alone`, context: { orderIds: foreign.slice(0, 20).map((s) => s.orderId) } });
       }
@@ -158,15 +152,6 @@ export class Reconciler {
     this.log.info(r, 'execution: daily reconcile done');
     this.bus.publish({ type: 'lifecycle', ts: this.clock.now(), phase: 'reconciled', source: 'execution', detail: `daily: journal ${r.journalPruned} pruned, ${r.journalKept} kept; ${r.ordersForgotten} finished orders of earlier days forgotten` });
     return r;
-  }
-
-  /**
-   * A write lost its answer: looks the tag up in the order book after each delay of the policy and
-   * adopts what it finds. The tag stays unsettled from the lost answer until the last lookup is done.
-   */
-  lostAnswer(tag: string, kind: WriteKind): void {
-    this.tracker.hold(tag);
-    this.lookup(tag, kind, 0);
   }
 
   /**
@@ -210,47 +195,6 @@ export class Reconciler {
     if (this.tracker.isUnsettled(tag) || this.held.isHeld(tag)) return true;
     const o = this.orders.getExact(tag);
     return o !== undefined && (!isTerminalStatus(o.status) || this.orders.owesFills(tag));
-  }
-
-  private lookup(tag: string, kind: WriteKind, attempt: number): void {
-    const delays = this.policy.delaysMs;
-    if (attempt >= delays.length) {
-      this.tracker.release(tag);
-      if (kind === 'place') {
-        const snap = this.orders.getExact(tag);
-        if (snap && !snap.orderId && !isTerminalStatus(snap.status)) {
-          this.orders.rejected(tag, `not found in the order book after ${delays.length} lookups following a lost answer: treated as not placed`);
-          this.bus.publish({ type: 'alert', ts: this.clock.now(), level: 'warn', code: 'ORDER_NOT_FOUND', message: `order ${tag}: answer lost and not in the order book; treated as not placed` });
-        }
-      }
-      return;
-    }
-    this.tracker.begin();
-    this.clock.setTimeout(() => {
-      void venueValue(this.venue.orderBook())
-        .then((book) => {
-          const root = rootTag(tag);
-          const mine = book.filter((s) => s.tag === root || s.tag === tag);
-          for (const s of mine) this.orders.applyState(s);
-          const snap = this.orders.getExact(tag);
-          const found = snap?.orderId !== undefined;
-          if (!found || kind !== 'place') {
-            if (!found) this.lookup(tag, kind, attempt + 1);
-            else this.tracker.release(tag);
-          } else {
-            this.tracker.release(tag);
-            this.bus.publish({ type: 'lifecycle', ts: this.clock.now(), phase: 'reconciled', source: 'execution', detail: `order ${tag} found by tag after a lost answer` });
-          }
-        })
-        .catch((err: unknown) => {
-          this.log.warn({ err, tag }, 'execution: order-book lookup failed; trying again');
-          this.lookup(tag, kind, attempt + 1);
-        })
-        .finally(() => {
-          this.tracker.end();
-          this.tracker.checkIdle();
-        });
-    }, delays[attempt]!);
   }
 
   /**

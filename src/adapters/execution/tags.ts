@@ -7,6 +7,9 @@
  *   `tagPrefix`, 1-8 lower-case letters, `tr` by default, `bt` in backtests) says the order is
  *   ours, the run number (a store counter raised at every engine start) keeps tags unique across
  *   restarts, the sequence numbers the orders of one run.
+ * - Orders placed by hand (`tarang order place`) carry `man<run>-1`, run the placing moment in
+ *   base 36: the same format under a prefix no engine may take, so a daemon neither adopts them as
+ *   its own nor mistakes them for orders from outside tarang (manualTag, isManualTag).
  * - A smart order's legs carry the parent's tag on the wire; their records are keyed
  *   `<tag>.sl` / `<tag>.tg` (legTag), and rootTag takes the suffix off again.
  */
@@ -14,6 +17,8 @@ import { ConfigError } from '../../core/errors.js';
 import type { SmartLegName } from '../../core/intents.js';
 
 export const DEFAULT_TAG_PREFIX = 'tr';
+/** The prefix of orders placed by hand through the CLI; reserved (checkTagPrefix refuses it). */
+export const MANUAL_TAG_PREFIX = 'man';
 
 const LEG_SUFFIX: Readonly<Record<SmartLegName, string>> = { entry: '', stopLoss: '.sl', target: '.tg' };
 const LEG_SUFFIX_RE = /\.(sl|tg)$/;
@@ -28,10 +33,26 @@ export function rootTag(tag: string): string {
   return tag.replace(LEG_SUFFIX_RE, '');
 }
 
-/** Throws unless `prefix` is a valid tag prefix (1-8 lower-case letters). */
+/**
+ * Throws unless `prefix` is a valid engine tag prefix (1-8 lower-case letters) that cannot match
+ * a manual order's tag: not `man`, nothing it starts with, nothing that starts with it.
+ */
 export function checkTagPrefix(prefix: string): string {
   if (!/^[a-z]{1,8}$/.test(prefix)) throw new ConfigError(`tagPrefix must be 1-8 lower-case letters, got ${JSON.stringify(prefix)}`);
+  if (MANUAL_TAG_PREFIX.startsWith(prefix) || prefix.startsWith(MANUAL_TAG_PREFIX)) {
+    throw new ConfigError(`tagPrefix ${JSON.stringify(prefix)} would match the tags of orders placed by hand (${MANUAL_TAG_PREFIX}...); choose another`);
+  }
   return prefix;
+}
+
+/** The tag of one order placed by hand at wall time `atMs`: `man<atMs in base 36>-1`. */
+export function manualTag(atMs: number): string {
+  return `${MANUAL_TAG_PREFIX}${Math.floor(atMs).toString(36)}-1`;
+}
+
+/** Whether a tag (legs included) is one of an order placed by hand. */
+export function isManualTag(tag: string | undefined): boolean {
+  return tag !== undefined && parseTag(tag, MANUAL_TAG_PREFIX) !== undefined;
 }
 
 /** Matches our tags (legs included) of one prefix; group 1 is the run, group 2 the sequence. */

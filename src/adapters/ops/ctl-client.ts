@@ -1,13 +1,13 @@
 /** The client side of the control API: what `tarang ctl` calls. */
 import { request } from 'undici';
 import { TarangError, describeError } from '../../core/errors.js';
+import { ControlCommand } from './control-command.js';
 
 export class ControlClientError extends TarangError {
   readonly code = 'CONTROL_REQUEST_FAILED' as const;
 }
 
-export const ControlCommand = { STATUS: 'status', HALT: 'halt', RESUME: 'resume', FLATTEN: 'flatten' } as const;
-export type ControlCommand = (typeof ControlCommand)[keyof typeof ControlCommand];
+export { ControlCommand } from './control-command.js';
 
 export interface ControlRequest {
   /** e.g. `http://127.0.0.1:9464`. */

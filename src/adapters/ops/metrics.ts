@@ -11,6 +11,9 @@ import { isTerminalStatus, TradingState, type OrderStatus } from '../../core/enu
 /** Latency buckets in seconds, from 10 microseconds to 5 seconds. */
 const LATENCY_BUCKETS = [1e-5, 2.5e-5, 5e-5, 1e-4, 2.5e-4, 5e-4, 1e-3, 2.5e-3, 5e-3, 1e-2, 2.5e-2, 5e-2, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
+/** Ended orders remembered so that a repeated final status is not counted again. */
+const FINISHED_KEPT = 100_000;
+
 export interface MetricsOptions {
   /** Prefix of every metric name. Default `tarang_`. */
   readonly prefix?: string;
@@ -35,7 +38,10 @@ export class DaemonMetrics {
   readonly lastTickTs: Gauge;
   /** 1 for the current trading state, 0 for the others (from `trading-state` events and `setTradingState`). */
   readonly tradingState: Gauge<'state'>;
+  /** Status of each open order (an order leaves it when it ends). */
   private readonly lastStatus = new Map<string, OrderStatus>();
+  /** Tags of ended orders, the newest FINISHED_KEPT of them (a day's orders, many times over). */
+  private readonly finished = new Set<string>();
 
   constructor(options: MetricsOptions = {}) {
     const p = options.prefix ?? 'tarang_';
@@ -69,11 +75,15 @@ export class DaemonMetrics {
         return;
       case 'order': {
         const { tag, status } = e.order;
-        if (this.lastStatus.get(tag) === status) return;
+        // An order is announced in its final state more than once (FILLED while its fills are
+        // read, again once they are booked, again by a reconcile): the status is counted once,
+        // so orders_total agrees with the broker's order book and with fills_total.
+        if (this.lastStatus.get(tag) === status || this.finished.has(tag)) return;
         this.orders.inc({ status });
-        // Only open orders are remembered, so the map stays as small as the open order book.
-        if (isTerminalStatus(status)) this.lastStatus.delete(tag);
-        else this.lastStatus.set(tag, status);
+        if (isTerminalStatus(status)) {
+          this.lastStatus.delete(tag);
+          this.rememberFinished(tag);
+        } else this.lastStatus.set(tag, status);
         return;
       }
       case 'fill':
@@ -105,6 +115,17 @@ export class DaemonMetrics {
 
   get contentType(): string {
     return this.registry.contentType;
+  }
+
+  private rememberFinished(tag: string): void {
+    this.finished.add(tag);
+    if (this.finished.size > FINISHED_KEPT) {
+      // A Set iterates in insertion order: the first is the oldest.
+      for (const oldest of this.finished) {
+        this.finished.delete(oldest);
+        break;
+      }
+    }
   }
 
   private open(): number {

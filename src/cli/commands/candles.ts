@@ -1,75 +1,24 @@
 /**
  * `tarang candles NSE_2885 --interval 5minute --from 2026-01-01 --to 2026-02-01 [--csv FILE]`:
- * historical candles for any range, paged by the interval's maximum range, cached on disk, with a
- * progress bar on a terminal.
+ * historical candles for any range, paged by the interval's maximum range, kept in the candle
+ * catalog (`--catalog DIR`, default ~/.tarang/catalog), with a progress bar on a terminal.
  */
-import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import cliProgress from 'cli-progress';
-import { cacheDirOf, print, rupees, table, withBroker, withConnection, type ConnectionFlags } from '../../adapters/broker/cli-support.js';
-import { candleWindows, fetchCandleRange } from '../../adapters/broker/helpers/candles.js';
-import { InputException } from '../../adapters/broker/errors.js';
-import { ALL_INTERVALS, isInterval } from '../../core/candles.js';
-import { parseScripCode } from '../../core/instruments.js';
-import { formatRupees } from '../../core/money.js';
-import { DAY_MS, formatIst } from '../../core/time.js';
-import { parseIstDate } from '../../core/date-input.js';
-
-interface Flags extends ConnectionFlags {
-  interval: string;
-  from: string;
-  to: string;
-  csv?: string;
-  cache: boolean;
-}
-
-function day(v: string, name: string): number {
-  try {
-    return parseIstDate(v);
-  } catch {
-    throw new InputException(`--${name}: expected a date as YYYY-MM-DD, got ${JSON.stringify(v)}`, { field: name });
-  }
-}
+import { withConnection } from '../../adapters/broker/connection-flags.js';
+import { ALL_INTERVALS } from '../../core/candles.js';
+import { lazyAction } from '../lazy-action.js';
 
 export function register(program: Command): void {
   withConnection(
     program
       .command('candles')
       .description('historical candles for any date range (IST dates; --to is inclusive)')
-      .argument('<code>', 'scrip code, e.g. NSE_2885')
+      .argument('<instrument>', 'a scrip code (NSE_2885) or a symbol (RELIANCE, NSE:RELIANCE)')
       .requiredOption('--interval <interval>', ALL_INTERVALS.join(', '))
       .requiredOption('--from <date>', 'first day, YYYY-MM-DD')
       .requiredOption('--to <date>', 'last day, YYYY-MM-DD (inclusive)')
       .option('--csv <file>', 'write the candles to a CSV file')
-      .option('--no-cache', 'do not read or write the disk cache'),
-  ).action(async (codeArg: string, f: Flags) => {
-    const code = codeArg.toUpperCase().replace(':', '_');
-    if (!parseScripCode(code)) throw new InputException(`not a scrip code: ${codeArg} (expected e.g. NSE_2885)`, { field: 'code' });
-    if (!isInterval(f.interval)) throw new InputException(`--interval: expected one of ${ALL_INTERVALS.join(', ')}, got ${JSON.stringify(f.interval)}`, { field: 'interval' });
-    const interval = f.interval;
-    const from = day(f.from, 'from');
-    const to = day(f.to, 'to') + DAY_MS;
-    if (!(to > from)) throw new InputException('--to must not be before --from', { field: 'to' });
-    await withBroker(f, async (b) => {
-      const total = candleWindows(interval, from, to).length;
-      const bar = process.stderr.isTTY && total > 1 ? new cliProgress.SingleBar({ format: 'candles [{bar}] {value}/{total} calls, eta {eta_formatted}', stream: process.stderr, clearOnComplete: true }, cliProgress.Presets.shades_classic) : undefined;
-      bar?.start(total, 0);
-      try {
-        const r = await fetchCandleRange(b.client, b.clock, { code, interval, from, to, ...(f.cache ? { cacheDir: cacheDirOf(b) } : {}), onProgress: (done) => bar?.update(done) });
-        bar?.stop();
-        if (f.csv) {
-          const lines = ['time,open,high,low,close,volume', ...r.candles.map((c) => [formatIst(c.start), formatRupees(c.open), formatRupees(c.high), formatRupees(c.low), formatRupees(c.close), c.volume].join(','))];
-          await writeFile(f.csv, `${lines.join('\n')}\n`);
-          process.stderr.write(`${r.candles.length} candles written to ${f.csv} (${r.calls} calls, ${r.cacheHits} from cache)\n`);
-          return;
-        }
-        print(f, r.candles, () =>
-          table(r.candles.map((c) => ({ time: formatIst(c.start).slice(0, 16).replace('T', ' '), open: rupees(c.open), high: rupees(c.high), low: rupees(c.low), close: rupees(c.close), volume: c.volume }))) +
-          `${r.candles.length} candles (${r.calls} calls, ${r.cacheHits} from cache)\n`,
-        );
-      } finally {
-        bar?.stop();
-      }
-    });
-  });
+      .option('--catalog <dir>', 'the candle catalog downloads go into and are read back from (default ~/.tarang/catalog)')
+      .option('--no-cache', 'do not read or write the catalog'),
+  ).action(lazyAction(async () => (await import('../actions/candles.js')).candles));
 }

@@ -1,48 +1,9 @@
 /** `tarang contracts search|expiries|expired`: derivative contracts and expiries, current and expired. */
 import type { Command } from 'commander';
-import { limited, print, rupees, table, withBroker, withConnection, type ConnectionFlags } from '../../adapters/broker/cli-support.js';
-import { searchContracts, searchExpiredContracts } from '../../adapters/broker/helpers/contracts.js';
-import { InputException } from '../../adapters/broker/errors.js';
-import { InstrumentTypeFilter, type Contract, type ExpiredContract } from '../../adapters/broker/schemas/contracts.js';
+import { withConnection } from '../../adapters/broker/connection-flags.js';
+import { lazyAction } from '../lazy-action.js';
 
-interface SearchFlags extends ConnectionFlags {
-  underlying: string;
-  expiry?: string;
-  type?: string;
-  optionType?: string;
-  strikeFrom?: string;
-  strikeTo?: string;
-  limit: string;
-}
-
-function filters(f: SearchFlags) {
-  const type = f.type?.toUpperCase();
-  if (type !== undefined && !InstrumentTypeFilter.safeParse(type).success) throw new InputException(`--type: expected OPTIDX, OPTSTK, FUTIDX or FUTSTK, got ${f.type}`, { field: 'type' });
-  const opt = f.optionType?.toUpperCase();
-  if (opt !== undefined && opt !== 'CE' && opt !== 'PE') throw new InputException(`--option-type: expected CE or PE, got ${f.optionType}`, { field: 'optionType' });
-  const num = (v: string | undefined, name: string) => {
-    if (v === undefined) return undefined;
-    const n = Number(v);
-    if (!Number.isFinite(n) || n < 0) throw new InputException(`--${name}: expected a strike in rupees, got ${v}`, { field: name });
-    return n;
-  };
-  const strikeFrom = num(f.strikeFrom, 'strike-from');
-  const strikeTo = num(f.strikeTo, 'strike-to');
-  return {
-    underlying: f.underlying.toUpperCase(),
-    ...(f.expiry ? { expiry: f.expiry } : {}),
-    ...(type ? { instrumentType: type as InstrumentTypeFilter } : {}),
-    ...(opt ? { optionType: opt as 'CE' | 'PE' } : {}),
-    ...(strikeFrom !== undefined ? { strikeFrom } : {}),
-    ...(strikeTo !== undefined ? { strikeTo } : {}),
-  };
-}
-
-function limitOf(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new InputException(`--limit: expected a positive whole number, got ${v}`, { field: 'limit' });
-  return n;
-}
+const actions = () => import('../actions/contracts.js');
 
 const searchOptions = (c: Command) =>
   c
@@ -57,53 +18,14 @@ const searchOptions = (c: Command) =>
 export function register(program: Command): void {
   const contracts = program.command('contracts').description('derivative contracts and expiries, current and expired');
 
-  withConnection(searchOptions(contracts.command('search').description('current contracts (all pages)'))).action(async (f: SearchFlags) =>
-    withBroker(f, async (b) => {
-      const limit = limitOf(f.limit);
-      const rows: Contract[] = [];
-      for await (const c of searchContracts(b.client, { ...filters(f), pageSize: 100 })) {
-        rows.push(c);
-        if (rows.length >= limit) break;
-      }
-      print(f, rows, () => table(rows.map((c) => ({ security_id: c.securityId, symbol: c.tradingSymbol, expiry: c.expiry, strike: rupees(c.strike), opt: c.optionType, lot: c.lotSize }))));
-    }),
-  );
+  withConnection(searchOptions(contracts.command('search').description('current contracts (all pages)'))).action(lazyAction(async () => (await actions()).search));
 
-  withConnection(contracts.command('expiries').description('upcoming expiries of an underlying').argument('<underlying>', 'NIFTY, RELIANCE, ...')).action(async (underlying: string, f: ConnectionFlags) =>
-    withBroker(f, async (b) => {
-      const rows = await b.client.expiries(underlying.toUpperCase());
-      print(f, rows, () => `${rows.join('\n')}\n`);
-    }),
-  );
+  withConnection(contracts.command('expiries').description('upcoming expiries of an underlying').argument('<underlying>', 'NIFTY, RELIANCE, ...')).action(lazyAction(async () => (await actions()).expiries));
 
   withConnection(
     searchOptions(contracts.command('expired').description('expired expiries (--from/--to), an expired chain (--expiry), or an expired search (--from/--to with filters)'))
       .option('--from <date>', 'window start, YYYY-MM-DD')
       .option('--to <date>', 'window end, YYYY-MM-DD')
       .option('--expiries', 'list the expired expiries of the window'),
-  ).action(async (f: SearchFlags & { from?: string; to?: string; expiries?: boolean }) =>
-    withBroker(f, async (b) => {
-      const show = (rows: Array<{ tradingSymbol: string; expiry: string; strike?: number; optionType?: string; lotSize: number; instrumentType?: string }>) =>
-        print(f, rows, () => table(rows.map((c) => ({ symbol: c.tradingSymbol, type: c.instrumentType, expiry: c.expiry, strike: rupees(c.strike), opt: c.optionType, lot: c.lotSize }))));
-      if (f.expiries) {
-        if (!f.from || !f.to) throw new InputException('--expiries needs --from and --to (at most one year apart)', { field: 'from' });
-        const rows = limited(await b.client.expiredExpiries(f.underlying.toUpperCase(), f.from, f.to), limitOf(f.limit), 'expiries');
-        print(f, rows, () => `${rows.join('\n')}\n`);
-        return;
-      }
-      if (f.expiry && !f.from) {
-        const type = filters(f).instrumentType;
-        show(limited(await b.client.expiredContracts(f.underlying.toUpperCase(), f.expiry, type), limitOf(f.limit), 'contracts'));
-        return;
-      }
-      if (!f.from || !f.to) throw new InputException('give --expiry for one expired chain, or --from and --to for a search', { field: 'from' });
-      const limit = limitOf(f.limit);
-      const rows: ExpiredContract[] = [];
-      for await (const c of searchExpiredContracts(b.client, { ...filters(f), expiryFrom: f.from, expiryTo: f.to, pageSize: 100 })) {
-        rows.push(c);
-        if (rows.length >= limit) break;
-      }
-      show(rows);
-    }),
-  );
+  ).action(lazyAction(async () => (await actions()).expired));
 }

@@ -12,9 +12,11 @@ import { register as backtest } from './backtest.js';
 import { register as replay } from './replay.js';
 import { register as account } from './account.js';
 import { register as quote } from './quote.js';
+import { register as order } from './order.js';
 import { register as instruments } from './instruments.js';
 import { register as contracts } from './contracts.js';
 import { register as candles } from './candles.js';
+import { register as data } from './data.js';
 import { register as token } from './token.js';
 
 export function registerCommands(program: Command): void {
@@ -27,8 +29,10 @@ export function registerCommands(program: Command): void {
   replay(program);
   account(program);
   quote(program);
+  order(program);
   instruments(program);
   contracts(program);
   candles(program);
+  data(program);
   token(program);
 }

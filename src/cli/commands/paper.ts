@@ -1,7 +1,8 @@
 /** `tarang paper --config config/paper.yaml`: the daemon against the broker simulator (what `npm start` runs). */
 import type { Command } from 'commander';
 import { configPath } from '../../core/paths.js';
-import { runFromCli, type CliFlags } from '../../daemon/run-cli.js';
+import type { CliFlags } from '../../daemon/run-cli.js';
+import { lazyAction } from '../lazy-action.js';
 
 export function register(program: Command): void {
   program
@@ -16,5 +17,8 @@ export function register(program: Command): void {
     .option('--param <name=value>', 'parameter of --strategy (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--no-status', 'no terminal status line')
     .option('--log-level <level>', 'fatal, error, warn, info, debug or trace')
-    .action(async (flags: CliFlags) => runFromCli('paper', flags));
+    .action(lazyAction(async () => {
+      const { runFromCli } = await import('../../daemon/run-cli.js');
+      return async (flags: CliFlags) => runFromCli('paper', flags);
+    }));
 }

@@ -1,42 +1,18 @@
-/** `tarang quote NSE_2885 ...`: quotes for any number of scrip codes (batched, bad codes reported apart). */
+/**
+ * `tarang quote HDFCBANK NSE:INFY NSE_2885 ...`: quotes for any number of instruments, each a
+ * symbol or a scrip code (batched; codes the broker refuses are reported apart), the trading
+ * symbol beside each scrip code.
+ */
 import type { Command } from 'commander';
-import { print, rupees, table, withBroker, withConnection, type ConnectionFlags } from '../../adapters/broker/cli-support.js';
-import { fullQuotes, ltpQuotes } from '../../adapters/broker/helpers/quotes.js';
-import { InputException } from '../../adapters/broker/errors.js';
-import { parseScripCode } from '../../core/instruments.js';
+import { withConnection } from '../../adapters/broker/connection-flags.js';
+import { lazyAction } from '../lazy-action.js';
 
 export function register(program: Command): void {
   withConnection(
     program
       .command('quote')
-      .description('full quotes (or --ltp) for scrip codes such as NSE_2885 NFO_43219 NIDX_13')
-      .argument('<codes...>', 'scrip codes, `<PREFIX>_<SECURITY_ID>`')
+      .description('full quotes (or --ltp) for instruments by symbol or scrip code, e.g. HDFCBANK NSE:INFY NFO:NIFTY26DECFUT NSE_2885')
+      .argument('<instruments...>', 'symbols (HDFCBANK, NSE:HDFCBANK) or scrip codes (NSE_1333), space- or comma-separated')
       .option('--ltp', 'last traded price only'),
-  ).action(async (codes: string[], f: ConnectionFlags & { ltp?: boolean }) => {
-    const list = codes.flatMap((c) => c.split(',')).map((c) => c.trim().toUpperCase().replace(':', '_')).filter(Boolean);
-    const bad = list.filter((c) => !parseScripCode(c));
-    if (bad.length) throw new InputException(`not scrip codes: ${bad.join(', ')} (expected e.g. NSE_2885)`, { field: 'codes' });
-    await withBroker(f, async (b) => {
-      if (f.ltp) {
-        const r = await ltpQuotes(b.client, list);
-        print(f, r, () => table(list.filter((c) => r.quotes[c]).map((c) => ({ code: c, ltp: rupees(r.quotes[c]!.ltp) }))) + invalidLine(r.invalid));
-        return;
-      }
-      const r = await fullQuotes(b.client, list);
-      print(f, r, () =>
-        table(
-          list
-            .filter((c) => r.quotes[c])
-            .map((c) => {
-              const q = r.quotes[c]!;
-              return { code: c, ltp: rupees(q.ltp), change: rupees(q.change), pct: q.changePct?.toFixed(2), open: rupees(q.open), high: rupees(q.high), low: rupees(q.low), prev_close: rupees(q.prevClose), volume: q.volume, bid: rupees(q.depth?.bids[0]?.price), ask: rupees(q.depth?.asks[0]?.price) };
-            }),
-        ) + invalidLine(r.invalid),
-      );
-    });
-  });
-}
-
-function invalidLine(invalid: readonly string[]): string {
-  return invalid.length ? `refused by the broker: ${invalid.join(', ')}\n` : '';
+  ).action(lazyAction(async () => (await import('../actions/quote.js')).quote));
 }

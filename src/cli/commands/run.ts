@@ -1,6 +1,7 @@
 /** `tarang run --config config/live.yaml`: the live trading daemon. */
 import type { Command } from 'commander';
-import { runFromCli, type CliFlags } from '../../daemon/run-cli.js';
+import type { CliFlags } from '../../daemon/run-cli.js';
+import { lazyAction } from '../lazy-action.js';
 
 export function register(program: Command): void {
   program
@@ -14,5 +15,8 @@ export function register(program: Command): void {
     .option('--param <name=value>', 'parameter of --strategy (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--no-status', 'no terminal status line')
     .option('--log-level <level>', 'fatal, error, warn, info, debug or trace')
-    .action(async (flags: CliFlags) => runFromCli('live', flags));
+    .action(lazyAction(async () => {
+      const { runFromCli } = await import('../../daemon/run-cli.js');
+      return async (flags: CliFlags) => runFromCli('live', flags);
+    }));
 }

@@ -7,12 +7,9 @@
  * instead. Not `--env-file`: Node 20 takes that flag for itself wherever it appears on the
  * command line and exits 9.
  */
-import { chmod, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { ConfigError } from '../../core/errors.js';
-import { createLogger } from '../../core/log.js';
-import { startSimulator } from '../../adapters/simulator/index.js';
+import { lazyAction } from '../lazy-action.js';
 
 function intFlag(name: string, min: number, max: number) {
   return (v: string): number => {
@@ -37,23 +34,6 @@ function startFlag(v: string): number {
   return ts;
 }
 
-/** A value quoted for a POSIX shell. */
-function shellQuote(v: string): string {
-  return /^[\w@%+=:,./-]+$/.test(v) ? v : `'${v.replaceAll("'", `'\\''`)}'`;
-}
-
-/** The `export TARANG_...=` lines that point the broker commands at this simulator (TOTP login, as live). */
-export function simEnvLines(sim: { baseUrl: string; wsUrl: string; credentials: { api_key: string; mpin: string; totp_secret: string } }): string {
-  const vars: Array<[string, string]> = [
-    ['TARANG_BASE_URL', sim.baseUrl],
-    ['TARANG_WS_URL', sim.wsUrl],
-    ['TARANG_API_KEY', sim.credentials.api_key],
-    ['TARANG_MPIN', sim.credentials.mpin],
-    ['TARANG_TOTP_SECRET', sim.credentials.totp_secret],
-  ];
-  return vars.map(([k, v]) => `export ${k}=${shellQuote(v)}\n`).join('');
-}
-
 export function register(program: Command): void {
   program
     .command('sim')
@@ -65,36 +45,5 @@ export function register(program: Command): void {
     .option('--start <iso>', 'market time at start (default 09:15 IST of the current or last trading day)', startFlag)
     .option('--tsl <on|off>', 'trailing stop-loss on smart orders (announced: off accepts and ignores it)', 'off')
     .option('--exports-file <file>', 'write the export TARANG_...= lines to this file (mode 0600) instead of printing them')
-    .action(async (opts: { port: number; host: string; seed: number; speed: number; start?: number; tsl: string; exportsFile?: string }) => {
-      if (opts.tsl !== 'on' && opts.tsl !== 'off') throw new ConfigError(`--tsl: expected on or off, got ${JSON.stringify(opts.tsl)}`);
-      const logger = createLogger({ name: 'sim' });
-      const sim = await startSimulator({
-        host: opts.host,
-        port: opts.port,
-        seed: opts.seed,
-        speed: opts.speed,
-        tsl: opts.tsl,
-        logger,
-        ...(opts.start !== undefined ? { start: opts.start } : {}),
-      });
-      process.stdout.write(
-        `${JSON.stringify({ event: 'sim.ready', base_url: sim.baseUrl, ws_url: sim.wsUrl, ...sim.credentials })}\n`,
-      );
-      const lines = simEnvLines(sim);
-      if (opts.exportsFile) {
-        await writeFile(opts.exportsFile, lines, { mode: 0o600 });
-        await chmod(opts.exportsFile, 0o600); // writeFile's mode applies only when it creates the file
-        process.stderr.write(`tarang sim: ready at ${sim.baseUrl}; in another shell run \`. ${shellQuote(opts.exportsFile)}\`, then e.g. \`npx tarang account funds\` (Ctrl-C here stops the simulator)\n`);
-      } else {
-        process.stderr.write(`# tarang sim is ready at ${sim.baseUrl}. Paste these lines into another shell, then run e.g. \`npx tarang account funds\`:\n${lines}`);
-      }
-      await new Promise<void>((resolve) => {
-        const stop = (signal: string): void => {
-          logger.info({ signal }, 'simulator stopping');
-          void sim.close().then(resolve);
-        };
-        process.once('SIGINT', () => stop('SIGINT'));
-        process.once('SIGTERM', () => stop('SIGTERM'));
-      });
-    });
+    .action(lazyAction(async () => (await import('../actions/sim.js')).runSim));
 }

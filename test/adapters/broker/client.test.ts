@@ -3,12 +3,13 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
+import { acked, startHarness, type Harness } from './harness.js';
 import { fullQuotes, ltpQuotes } from '../../../src/adapters/broker/helpers/quotes.js';
 import { fetchCandleRange } from '../../../src/adapters/broker/helpers/candles.js';
 import { contractPages, searchContracts } from '../../../src/adapters/broker/helpers/contracts.js';
 import { loadInstrumentMaster } from '../../../src/adapters/broker/helpers/instrument-master.js';
 import { DAY_MS, addDays, istDate } from '../../../src/core/time.js';
+import { CandleCatalog } from '../../../src/adapters/catalog/index.js';
 
 let h: Harness;
 let cacheDir: string;
@@ -117,11 +118,12 @@ describe('instruments and contracts', () => {
 });
 
 describe('historical candles', () => {
-  it('pages a long range by the interval maximum, merges without duplicates and caches past windows', async () => {
+  it('pages a long range by the interval maximum, merges without duplicates and keeps past windows in the catalog', async () => {
+    const catalog = new CandleCatalog(join(cacheDir, 'catalog'));
     const now = h.sim.clock.now();
     const from = now - 20 * DAY_MS;
     const to = now - 2 * DAY_MS;
-    const r = await fetchCandleRange(h.broker.client, h.sim.clock, { code: 'NSE_2885', interval: '15minute', from, to, cacheDir });
+    const r = await fetchCandleRange(h.broker.client, h.sim.clock, { code: 'NSE_2885', interval: '15minute', from, to, catalog });
     expect(r.calls).toBe(3); // 18 days at 7 days a call
     expect(r.candles.length).toBeGreaterThan(50);
     const starts = r.candles.map((c) => c.start);
@@ -129,11 +131,15 @@ describe('historical candles', () => {
     expect([...starts].sort((a, b) => a - b)).toEqual(starts);
     expect(starts[0]!).toBeGreaterThanOrEqual(from);
     expect(starts.at(-1)!).toBeLessThan(to);
-    const again = await fetchCandleRange(h.broker.client, h.sim.clock, { code: 'NSE_2885', interval: '15minute', from, to, cacheDir });
+    const again = await fetchCandleRange(h.broker.client, h.sim.clock, { code: 'NSE_2885', interval: '15minute', from, to, catalog });
     expect(again.calls).toBe(0);
     expect(again.cacheHits).toBe(3);
     expect(again.candles).toEqual(r.candles);
-    expect((await readdir(join(cacheDir, 'candles', 'NSE_2885', '15minute'))).length).toBe(3);
+    // Parquet per month (with its column image) and the manifest that records the windows downloaded.
+    const files = await readdir(join(cacheDir, 'catalog', '15minute', 'NSE_2885'));
+    expect(files.filter((f) => f.endsWith('.parquet')).length).toBeGreaterThanOrEqual(1);
+    expect(catalog.manifest('NSE_2885', '15minute')!.covered).toEqual([[from, to]]);
+    catalog.close();
   });
 
   it('reads several scrip codes in one call', async () => {
@@ -149,40 +155,38 @@ describe('orders', () => {
     const q = await c.quotesLtp(['NSE_2885']);
     const ltp = q['NSE_2885']!.ltp;
     const far = Math.floor((ltp * 0.8) / 10) * 10;
-    const placed = await c.placeOrder({ side: 'BUY', exchange: 'NSE', segment: 'EQUITY', securityId: '2885', qty: 2, orderType: 'LIMIT', limitPrice: far, validity: 'DAY', product: 'CNC', remarks: 'client-test:1' });
-    expect(placed.reconciled).toBe(false);
+    const placed = acked(await c.placeOrder({ side: 'BUY', exchange: 'NSE', segment: 'EQUITY', securityId: '2885', qty: 2, orderType: 'LIMIT', limitPrice: far, validity: 'DAY', product: 'CNC', remarks: 'client-test:1' }));
     expect(placed.venueStatus).toBe('O-PENDING');
     const rec = await c.order(placed.orderId, 'EQUITY');
     expect(rec).toMatchObject({ orderId: placed.orderId, remarks: 'client-test:1', qty: 2, price: far, status: 'OPEN' });
-    const mod = await c.modifyOrder({ orderId: placed.orderId, segment: 'EQUITY', qty: 3, limitPrice: far - 10 });
+    const mod = acked(await c.modifyOrder({ orderId: placed.orderId, segment: 'EQUITY', qty: 3, limitPrice: far - 10 }));
     expect(mod.venueStatus).toBe('MODIFIED');
     expect(await c.order(placed.orderId, 'EQUITY')).toMatchObject({ qty: 3, price: far - 10 });
-    const cancelled = await c.cancelOrder(placed.orderId, 'EQUITY');
+    const cancelled = acked(await c.cancelOrder(placed.orderId, 'EQUITY'));
     expect(cancelled.venueStatus).toBe('CANCELLED');
 
-    const market = await c.placeOrder({ side: 'BUY', exchange: 'NSE', segment: 'EQUITY', securityId: '2885', qty: 1, orderType: 'MARKET', validity: 'DAY', product: 'CNC', remarks: 'client-test:2' });
+    const market = acked(await c.placeOrder({ side: 'BUY', exchange: 'NSE', segment: 'EQUITY', securityId: '2885', qty: 1, orderType: 'MARKET', validity: 'DAY', product: 'CNC', remarks: 'client-test:2' }));
     const trades = await c.trades(market.orderId, 'EQUITY');
     expect(trades.length).toBeGreaterThan(0);
     expect(trades[0]!.remarks).toBe('client-test:2');
     const book = await c.tradeBook();
     expect(book.some((t) => t.orderId === market.orderId)).toBe(true);
-    expect((await c.findByRemarks('client-test:2')).map((o) => o.orderId)).toEqual([market.orderId]);
+    expect((await c.orderBook()).filter((o) => o.remarks === 'client-test:2').map((o) => o.orderId)).toEqual([market.orderId]);
   });
 
   it('places, modifies and cancels a smart order with stop-loss and target legs', async () => {
     const c = h.broker.client;
     const ltp = (await c.quotesLtp(['NSE_2885']))['NSE_2885']!.ltp;
     const entry = Math.floor((ltp * 0.9) / 10) * 10;
-    const r = await c.placeSmartOrder({
+    const r = acked(await c.placeSmartOrder({
       side: 'BUY', exchange: 'NSE', segment: 'EQUITY', securityId: '2885', qty: 1, orderType: 'LIMIT', validity: 'DAY', product: 'CNC',
       limitPrice: entry, slTriggerPrice: entry - 2000, tgtTriggerPrice: entry + 2000, remarks: 'client-test:smart',
-    });
-    expect(r.reconciled).toBe(false);
-    const parent = r.orders[0]!;
+    }));
+    const parent = r[0]!;
     expect(parent.children).toHaveLength(2);
-    const mod = await c.modifySmartOrder({ orderId: parent.orderId, segment: 'EQUITY', limitPrice: entry - 10 });
+    const mod = acked(await c.modifySmartOrder({ orderId: parent.orderId, segment: 'EQUITY', limitPrice: entry - 10 }));
     expect(mod.venueStatus).toBe('MODIFIED');
-    const cancel = await c.cancelSmartOrder(parent.orderId, 'EQUITY');
+    const cancel = acked(await c.cancelSmartOrder(parent.orderId, 'EQUITY'));
     expect(cancel.venueStatus).toBe('CANCELLED');
   });
 });

@@ -7,7 +7,14 @@ import { startSimulator, type RunningSimulator, type SimulatorOptions } from '..
 import { createBroker, type Broker, type BrokerOptions } from '../../../src/adapters/broker/broker.js';
 import { parseBrokerConfig, type BrokerConfigInput } from '../../../src/adapters/broker/config.js';
 import { RateLimiters } from '../../../src/adapters/broker/rate-limiter.js';
+import type { WriteAnswer } from '../../../src/adapters/broker/client.js';
 import { silentLogger } from '../../../src/core/log.js';
+
+/** The broker's answer to a write; fails the test when the answer was lost. */
+export function acked<A>(w: WriteAnswer<A>): A {
+  if (w.kind !== 'answered') throw new Error(`${w.endpoint} (${w.ref}): the answer was lost: ${w.reason}`);
+  return w.ack;
+}
 
 export interface Harness {
   readonly sim: RunningSimulator;
@@ -41,7 +48,7 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
   });
   // Each harness gets its own budget: tests must not share limiter state through the registry.
   const limiters = new RateLimiters(sim.clock, config.rateLimits, undefined, config.orderRate.perSegment);
-  const broker = createBroker(config, { clock: sim.clock, logger: silentLogger(), limiters, marketOpen: () => true, reconcile: { checks: 3, intervalMs: 100 }, ...o.broker });
+  const broker = createBroker(config, { clock: sim.clock, logger: silentLogger(), limiters, marketOpen: () => true, ...o.broker });
   const control = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
     const r = await request(`${sim.baseUrl}${path}`, {
       method,

@@ -1,7 +1,8 @@
 /**
  * The adapter on a bad day, against the simulator over real HTTP: every error class, 429s absorbed
- * under a burst, acks lost after the order was placed, tokens that expire or are revoked, and
- * token generation that stops before it can walk into a lockout.
+ * under a burst, tokens that expire or are revoked, and token generation that stops before it can
+ * walk into a lockout. (Lost write answers: test/adapters/execution/lost-answers.test.ts, through
+ * the execution layer that owns them.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
@@ -14,7 +15,6 @@ import {
   NetworkException,
   NotFoundException,
   OrderException,
-  OrderOutcomeUnknown,
   RateLimited,
   TokenException,
   TokenGenerationBlocked,
@@ -141,57 +141,6 @@ describe('429 absorption', () => {
       expect(errs.every((e) => e instanceof RateLimited && e.retrySafe)).toBe(true);
     } finally {
       await b.close();
-    }
-  });
-});
-
-describe('lost acks', () => {
-  it('an ack lost after the order was placed gives exactly one order, not two (timeout)', async () => {
-    const posted = await requestsTo('/order');
-    await h.control('POST', '/sim/faults', { lost_ack_rate: 1, lost_ack_mode: 'timeout' });
-    try {
-      const r = await h.broker.client.placeOrder(order('lost-ack:timeout'));
-      expect(r.reconciled).toBe(true);
-      const tagged = await h.broker.client.findByRemarks('lost-ack:timeout');
-      expect(tagged).toHaveLength(1);
-      expect(tagged[0]!.orderId).toBe(r.orderId);
-    } finally {
-      await h.control('POST', '/sim/faults', { lost_ack_rate: 0 });
-    }
-    // One POST /order: the lost answer was settled from the book, not by sending again.
-    expect(await requestsTo('/order')).toBe(posted + 1);
-  });
-
-  it('an ack lost as a 5xx is reconciled the same way; a lost cancel ack is read back as cancelled', async () => {
-    const placed = await h.broker.client.placeOrder(order('lost-ack:5xx-base'));
-    await h.control('POST', '/sim/faults', { lost_ack_rate: 1, lost_ack_mode: '5xx' });
-    try {
-      const r = await h.broker.client.placeOrder(order('lost-ack:5xx'));
-      expect(r.reconciled).toBe(true);
-      expect(await h.broker.client.findByRemarks('lost-ack:5xx')).toHaveLength(1);
-      const c = await h.broker.client.cancelOrder(placed.orderId, 'EQUITY');
-      expect(c).toMatchObject({ orderId: placed.orderId, reconciled: true, venueStatus: 'CANCELLED' });
-    } finally {
-      await h.control('POST', '/sim/faults', { lost_ack_rate: 0 });
-    }
-  });
-
-  it('a write refused before it was carried out (503) is sent again only after the book shows nothing', async () => {
-    await h.control('POST', '/sim/faults', { error_rate: 1 });
-    const p = h.broker.client.placeOrder(order('refused-503')).then((r) => ({ r }), (e: unknown) => ({ e }));
-    // Let the first attempt and a look at the book fail, then heal the broker.
-    await new Promise((r) => setTimeout(r, 150));
-    await h.control('POST', '/sim/faults', { error_rate: 0 });
-    const out = await p;
-    // Either the look at the book succeeded after healing (one order), or it never could and the
-    // outcome is reported unknown: in no case are there two orders.
-    const tagged = await h.broker.client.findByRemarks('refused-503');
-    if ('r' in out) {
-      expect(tagged).toHaveLength(1);
-      expect(out.r.orderId).toBe(tagged[0]!.orderId);
-    } else {
-      expect(out.e).toBeInstanceOf(OrderOutcomeUnknown);
-      expect(tagged.length).toBeLessThanOrEqual(1);
     }
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PlaceIntent } from '../../../src/core/intents.js';
 import type { StrategyContext } from '../../../src/strategies/strategy.js';
 import { bare, harness } from './harness.js';
+import { manualTag } from '../../../src/adapters/execution/tags.js';
 
 /** A strategy that exposes its context so a test can act through it. */
 function handle() {
@@ -21,6 +22,34 @@ describe('execution through the engine', () => {
     expect(h2.venue.writesOf('place')[0]!.req.tag).toBe(t2);
     expect(t1).toMatch(/^tr1-/);
     expect(t2).toMatch(/^tr2-/);
+  });
+
+  it('moves its tags past the runs the order book holds when the store forgot its run counter (a restarted memory store)', async () => {
+    const a = handle();
+    const h = await harness({
+      strategies: [{ id: 's1', strategy: a.strategy }],
+      before: (venue, clock) => {
+        for (const tag of ['tr1-1', 'tr3-2']) {
+          venue.seed({ orderId: `OLD-${tag}`, tag, status: 'CANCELLED', instrument: 'NSE_2885', side: 'BUY', qty: 1, filledQty: 0, orderType: 'MARKET', product: 'CNC', validity: 'DAY', ts: clock.now() });
+        }
+      },
+    });
+    const tag = a.h.ctx!.buy('NSE_2885', 1, { limitPrice: 100_00 });
+    expect(tag).toBe('tr4-1');
+    expect(h.venue.writesOf('place').map((w) => w.req.tag)).toEqual(['tr4-1']);
+    expect(await h.store.get('engine', 'run')).toBe(4);
+    expect(h.of('denied')).toEqual([]);
+  });
+
+  it('denies, never drops, an intent whose id another order already holds', async () => {
+    const a = handle();
+    const h = await harness({ strategies: [{ id: 's1', strategy: a.strategy }] });
+    const tag = a.h.ctx!.buy('NSE_2885', 1, { limitPrice: 100_00 });
+    const again: PlaceIntent = { kind: 'place', id: tag, strategyId: 's1', instrument: 'NSE_2885', side: 'BUY', qty: 2, orderType: 'LIMIT', limitPrice: 100_00, validity: 'DAY', product: 'CNC' };
+    h.engine.publish({ type: 'intent', ts: h.clock.now(), intent: again });
+    expect(h.venue.writesOf('place')).toHaveLength(1);
+    expect(h.of('denied')).toEqual([expect.objectContaining({ code: 'EXECUTION_ERROR', intent: again })]);
+    expect(h.of('denied')[0]!.reason).toContain(`order id ${tag} is already in use`);
   });
 
   it('tick -> strategy -> risk -> order -> fill -> position, synchronously on an in-process venue', async () => {
@@ -85,7 +114,7 @@ describe('execution through the engine', () => {
     expect(h.of('lifecycle').some((e) => e.phase === 'reconciled' && e.detail?.includes(tag))).toBe(true);
   });
 
-  it('a lost answer for an order the broker never got ends REJECTED after the last lookup, still without a retry', async () => {
+  it('a lost answer for an order the book proves absent is sent once more; when that answer is lost too, REJECTED after its looks', async () => {
     const a = handle();
     const h = await harness({
       strategies: [{ id: 's1', strategy: a.strategy }],
@@ -95,11 +124,33 @@ describe('execution through the engine', () => {
     const tag = a.h.ctx!.buy('NSE_2885', 5, { limitPrice: 100_00 });
     await h.clock.advanceByAsync(100);
     expect(h.engine.orders.get(tag)?.status).toBe('PENDING_NEW');
-    await h.clock.advanceByAsync(200);
-    expect(h.engine.orders.get(tag)).toMatchObject({ status: 'REJECTED' });
-    expect(h.engine.orders.get(tag)?.reason).toMatch(/not found in the order book after 2 lookups/);
     expect(h.venue.writesOf('place')).toHaveLength(1);
+    await h.clock.advanceByAsync(200);
+    // Absent at both looks: the one resend, same tag.
+    expect(h.venue.writesOf('place').map((w) => w.req.tag)).toEqual([tag, tag]);
+    expect(h.engine.orders.get(tag)?.status).toBe('PENDING_NEW');
+    await h.clock.advanceByAsync(300);
+    expect(h.engine.orders.get(tag)).toMatchObject({ status: 'REJECTED' });
+    expect(h.engine.orders.get(tag)?.reason).toMatch(/not found in the order book after 2 lookups following a lost answer \(the one resend was not found either\)/);
+    expect(h.venue.writesOf('place')).toHaveLength(2);
     expect(h.of('alert').map((e) => e.code)).toContain('ORDER_NOT_FOUND');
+    expect(h.of('lost-answer').map((e) => [e.verdict, e.round])).toEqual([
+      ['resent', 1],
+      ['not-done', 2],
+    ]);
+  });
+
+  it('a lost answer proved absent after the resend deadline is not sent again: REJECTED', async () => {
+    const a = handle();
+    const h = await harness({
+      strategies: [{ id: 's1', strategy: a.strategy }],
+      execution: { reconcileDelaysMs: [100, 200], resendWithinMs: 250 },
+      venue: { answer: (w) => (w.kind === 'place' ? { status: 'unknown', reason: 'timeout' } : undefined) },
+    });
+    const tag = a.h.ctx!.buy('NSE_2885', 5, { limitPrice: 100_00 });
+    await h.clock.advanceByAsync(300);
+    expect(h.venue.writesOf('place')).toHaveLength(1);
+    expect(h.engine.orders.get(tag)?.reason).toMatch(/past the resend deadline/);
   });
 
   it('counts modifications persistently and switches to cancel-and-replace at the 24th instead of failing', async () => {
@@ -246,6 +297,7 @@ describe('restart', () => {
     const orderId = h1.engine.orders.get(tag)!.orderId!;
     // The process dies here. The broker still has the order (and filled half of it), plus a manual one.
     const book = h1.venue;
+    const byHand = manualTag(Date.UTC(2026, 10, 20, 4, 0));
     const b = handle();
     const h2 = await harness({
       store: h1.store,
@@ -254,6 +306,8 @@ describe('restart', () => {
         venue.seed(book.order(orderId)!);
         venue.fill(orderId, 2, 100_00);
         venue.seed({ orderId: 'MANUAL-1', instrument: 'NSE_11536', side: 'SELL', qty: 1, orderType: 'LIMIT', limitPrice: 4000_00, status: 'OPEN', filledQty: 0, ts: 0 });
+        // Placed by hand with `tarang order place`: left alone, neither adopted nor called foreign.
+        venue.seed({ orderId: 'HAND-1', tag: byHand, instrument: 'NSE_1333', side: 'BUY', qty: 1, orderType: 'LIMIT', limitPrice: 700_00, status: 'OPEN', filledQty: 0, ts: 0 });
       },
     });
     expect(h2.engine.orders.get(tag)).toMatchObject({ strategyId: 's1', status: 'PARTIALLY_FILLED', filledQty: 2, orderId });
@@ -262,6 +316,7 @@ describe('restart', () => {
     const alerts = h2.of('alert');
     expect(alerts.find((x) => x.code === 'FOREIGN_ORDERS')?.context).toEqual({ orderIds: ['MANUAL-1'] });
     expect(alerts.some((x) => x.code === 'ORDER_ADOPTED')).toBe(false);
+    expect(h2.engine.orders.get(byHand)).toBeUndefined();
     // The restarted strategy can manage the adopted order.
     b.h.ctx!.cancel(tag);
     expect(h2.venue.writesOf('cancel').map((w) => w.req.orderId)).toEqual([orderId]);

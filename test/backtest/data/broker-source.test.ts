@@ -11,10 +11,12 @@ import { addDays, istDate, istMidnight } from '../../../src/core/time.js';
 import { getStrategy } from '../../../src/strategies/registry.js';
 import { backtest } from '../../../backtest/backtest.js';
 import { loadBrokerCandles, seriesFromWire } from '../../../backtest/data/broker-source.js';
+import { loadExpiredChain } from '../../../backtest/data/expired-chain.js';
 import { instrumentsForSeries } from '../../../backtest/data/series-instruments.js';
 import { parseTradingSymbol, resolveExpiredContracts } from '../../../backtest/data/expired-contracts.js';
 import { InstrumentTable } from '../../../src/core/instruments.js';
 import { startHarness, type Harness } from '../../adapters/broker/harness.js';
+import { CandleCatalog } from '../../../src/adapters/catalog/index.js';
 
 describe('wire candles to a series', () => {
   it('sorts, de-duplicates and computes close times like the CSV loader', () => {
@@ -52,7 +54,8 @@ describe('candles from the broker simulator', () => {
     const today = istDate(h.sim.clock.now());
     const from = istMidnight(addDays(today, -20));
     const to = istMidnight(today);
-    const req = { codes: ['NSE_2885'], interval: '5minute' as const, from, to, cacheDir: cache };
+    const catalog = new CandleCatalog(cache);
+    const req = { codes: ['NSE_2885'], interval: '5minute' as const, from, to, catalog };
     const first = await loadBrokerCandles(h.broker.client, h.sim.clock, req);
     const s = first.series[0]!;
     expect(s.instrument).toBe('NSE_2885');
@@ -63,7 +66,8 @@ describe('candles from the broker simulator', () => {
     const again = await loadBrokerCandles(h.broker.client, h.sim.clock, req);
     expect(again.summary.notes.join(' ')).toMatch(/NSE_2885: 0 calls, [1-9]\d* windows from the cache/);
     expect([...again.series[0]!.close]).toEqual([...s.close]);
-    expect(readdirSync(join(cache, 'candles')).length).toBe(1);
+    expect(readdirSync(join(cache, '5minute'))).toEqual(['NSE_2885']);
+    catalog.close();
     const out = await backtest({
       definition: getStrategy('sma-cross'),
       params: { instrument: 'NSE_2885', interval: '5minute', fast: 5, slow: 20, qty: 1 },
@@ -73,6 +77,20 @@ describe('candles from the broker simulator', () => {
       cash: 10_000_000,
     });
     expect(out.run.candles).toBe(s.length);
+  });
+
+  it('keeps an expired expiry\'s chain in the catalog and reads it back on the next run without calls', async () => {
+    const today = istDate(h.sim.clock.now());
+    const expiry = (await h.broker.client.expiredExpiries('NIFTY', addDays(today, -60), addDays(today, -1)))[0]!;
+    const catalog = new CandleCatalog(join(cache, 'chain'));
+    const req = { underlying: 'NIFTY', expiry, underlyingCode: 'NIDX_13', interval: '15minute' as const, from: istMidnight(addDays(expiry, -3)), to: istMidnight(addDays(expiry, 1)), strikes: 1, catalog };
+    const first = await loadExpiredChain(h.broker.client, h.sim.clock, req);
+    expect(first.sources[1]!.notes[0]).toMatch(/^[1-9]\d* calls for [1-9]\d* contracts$/);
+    const again = await loadExpiredChain(h.broker.client, h.sim.clock, req);
+    expect(again.sources[1]!.notes[0]).toMatch(/^0 calls for 0 contracts, [1-9]\d* read from the catalog$/);
+    expect(again.series.map((x) => [x.instrument, [...x.close]])).toEqual(first.series.map((x) => [x.instrument, [...x.close]]));
+    expect(catalog.list().map((l) => l.instrument)).toContain(first.contracts[0]!.trading_symbol);
+    catalog.close();
   });
 
   it('downloads an expired option contract by its trading symbol', async () => {

@@ -6,11 +6,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command } from 'commander';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { register } from '../../../src/cli/commands/backtest.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { writeSyntheticMinuteCsv } from '../../../backtest/data/synthetic.js';
 import { closeSweepPool } from '../../../backtest/sweep/sweep.js';
+import { backtestCli } from '../../support/backtest-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tarang-sweep-cli-'));
 
@@ -19,20 +18,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function cli(args: string[]): Promise<string> {
-  const program = new Command('tarang').exitOverride();
-  register(program);
-  let out = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((out += String(s)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-  try {
-    await program.parseAsync(['node', 'tarang', 'backtest', '--no-progress', ...args]);
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-  return out;
-}
+const cli = (args: string[]): Promise<string> => backtestCli(args);
 
 interface SweepDoc {
   report: string;

@@ -6,27 +6,13 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command } from 'commander';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { register } from '../../../src/cli/commands/backtest.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { backtestCli } from '../../support/backtest-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tarang-bt-path-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function cli(args: string[]): Promise<string> {
-  const program = new Command('tarang').exitOverride();
-  register(program);
-  let out = '';
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((out += String(s)), true));
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-  try {
-    await program.parseAsync(['node', 'tarang', 'backtest', '--no-progress', ...args]);
-  } finally {
-    spy.mockRestore();
-    err.mockRestore();
-  }
-  return out;
-}
+const cli = (args: string[]): Promise<string> => backtestCli(args);
 
 const hm = (m: number): string => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
 

@@ -11,15 +11,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { Command } from 'commander';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { register } from '../../../src/cli/commands/backtest.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../../src/core/paths.js';
 import { loadCsvCandles } from '../../../backtest/data/csv-candles.js';
 import { instrumentsForSeries } from '../../../backtest/data/series-instruments.js';
 import { sweep } from '../../../backtest/sweep/sweep.js';
 import type { FillEvent } from '../../../src/core/events.js';
 import { startPaperDaemon, type PaperDaemon } from '../../strategies/orb-smart/paper-daemon.js';
+import { backtestCli } from '../../support/backtest-cli.js';
 
 const exec = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'tarang-user-strategy-'));
@@ -85,26 +84,8 @@ writeFileSync(
     .join('\n'),
 );
 
-async function cli(args: string[]): Promise<string> {
-  const program = new Command('tarang').exitOverride();
-  register(program);
-  let out = '';
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => {
-    out += String(s);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-  const cwd = process.cwd();
-  process.chdir(dir);
-  try {
-    await program.parseAsync(['node', 'tarang', 'backtest', '--no-progress', ...args]);
-  } finally {
-    process.chdir(cwd);
-    spy.mockRestore();
-    err.mockRestore();
-  }
-  return out;
-}
+/** Runs from the strategy folder: `./ema-cross.ts` and the output files are relative to it. */
+const cli = (args: string[]): Promise<string> => backtestCli(args, { cwd: dir });
 
 const json = (name: string): Record<string, unknown> => JSON.parse(readFileSync(join(dir, name), 'utf8')) as Record<string, unknown>;
 const common = ['--data', 'tiny.csv', '--charges', 'none', '--param', 'qty=10'];

@@ -70,7 +70,7 @@ describe('tarang backtest', () => {
     await expect(cli(['--data', csv, '--param', 'fast'])).rejects.toThrow(/--param: expected name=value/);
     await expect(cli(['--data', csv, '--param', 'qty=10', '--param', 'fast=30', '--param', 'slow=10'])).rejects.toThrow(/--param: sma-cross: fast: fast must be shorter than slow/);
     await expect(cli(['--strategy', 'sma-cross'])).rejects.toThrow(/give the candles with --data/);
-    await expect(cli(['--data', csv, '--symbol', 'NSE_1'])).rejects.toThrow(/use one of --data, --symbol, --expired and --expired-expiry, not --data and --symbol/);
+    await expect(cli(['--data', csv, '--symbol', 'NSE_1'])).rejects.toThrow(/use one of --data, --catalog, --symbol, --expired and --expired-expiry, not --data and --symbol/);
     await expect(cli(['--data', csv, '--param', 'qty=1', '--slippage', '-1'])).rejects.toThrow(/--slippage: expected a whole number >= 0/);
     await expect(cli(['--data', csv, '--param', 'qty=1', '--sweep', 'fast=3,4', '--rank', 'luck'])).rejects.toThrow(/--rank: expected one of sharpe/);
     // Sweep-only flags without a sweep are refused, never ignored.

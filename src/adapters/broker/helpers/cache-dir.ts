@@ -1,4 +1,4 @@
-/** Where the adapter caches candles and instrument masters: config, TARANG_CACHE_DIR, XDG, ~/.cache. */
+/** Where the adapter caches instrument masters: config, TARANG_CACHE_DIR, XDG, ~/.cache. (Candles go into the catalog, src/adapters/catalog.) */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 

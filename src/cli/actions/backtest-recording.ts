@@ -29,7 +29,7 @@ export interface FromRecordingArgs {
 }
 
 /** Flags of candle backtests that mean nothing over recorded ticks. */
-const CANDLE_ONLY = ['data', 'symbol', 'expired', 'expiredExpiry', 'interval', 'from', 'to', 'sweep', 'bothTouched', 'partialFills'] as const;
+const CANDLE_ONLY = ['data', 'catalog', 'instrument', 'symbol', 'expired', 'expiredExpiry', 'interval', 'from', 'to', 'sweep', 'bothTouched', 'partialFills'] as const;
 
 export async function backtestRecording(args: FromRecordingArgs): Promise<void> {
   const clash = CANDLE_ONLY.find((k) => args.given(k));

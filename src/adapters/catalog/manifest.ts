@@ -1,0 +1,84 @@
+/**
+ * The manifest of one series (an instrument at an interval): which months it has, how many
+ * candles each holds and their first and last start, the lot size the source gave, and which
+ * time ranges were downloaded whole from the broker (so a second download of the same history
+ * reads the catalog instead of calling the broker). Written atomically (temp file + rename).
+ */
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import type { Interval } from '../../core/candles.js';
+import { formatZodIssues } from '../../core/zod-issues.js';
+import { CatalogError } from './catalog-error.js';
+import { MONTH_RE } from './catalog-layout.js';
+
+const MonthEntry = z.object({
+  rows: z.number().int().nonnegative(),
+  /** Start of the first and last candle, epoch ms. */
+  first: z.number().int(),
+  last: z.number().int(),
+  bytes: z.number().int().nonnegative(),
+  hasOi: z.boolean(),
+});
+export type MonthEntry = z.infer<typeof MonthEntry>;
+
+const ManifestSchema = z.object({
+  version: z.literal(1),
+  instrument: z.string().min(1),
+  interval: z.string().min(1),
+  lotSize: z.number().int().positive().optional(),
+  /** Where the candles came from, newest last (file paths, `broker`). */
+  sources: z.array(z.string()),
+  months: z.record(z.string().regex(MONTH_RE), MonthEntry),
+  /** Ranges [from, to) (epoch ms) downloaded whole from the broker, merged and sorted. */
+  covered: z.array(z.tuple([z.number().int(), z.number().int()])),
+});
+export type Manifest = z.infer<typeof ManifestSchema>;
+
+export function emptyManifest(instrument: string, interval: Interval): Manifest {
+  return { version: 1, instrument, interval, sources: [], months: {}, covered: [] };
+}
+
+/** The manifest at `file`, or undefined when the series has none yet. A broken one is an error naming the file. */
+export function readManifest(file: string): Manifest | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new CatalogError(`cannot read catalog manifest ${file}: ${(e as Error).message}`, { file }, { cause: e });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new CatalogError(`catalog manifest ${file} is not JSON (${(e as Error).message}); re-import the series or delete its folder`, { file }, { cause: e });
+  }
+  const r = ManifestSchema.safeParse(json);
+  if (!r.success) throw new CatalogError(`catalog manifest ${file}: ${formatZodIssues(r.error)}`, { file });
+  return r.data;
+}
+
+export function writeManifest(file: string, m: Manifest): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  const months = Object.fromEntries(Object.entries(m.months).sort(([a], [b]) => a.localeCompare(b)));
+  writeFileSync(tmp, `${JSON.stringify({ ...m, months }, null, 1)}\n`);
+  renameSync(tmp, file);
+}
+
+/** Adds [from, to) to sorted, merged ranges (touching ranges join). */
+export function addCovered(ranges: ReadonlyArray<readonly [number, number]>, from: number, to: number): Array<[number, number]> {
+  const all = [...ranges.map(([a, b]) => [a, b] as [number, number]), [from, to] as [number, number]].sort((x, y) => x[0] - y[0]);
+  const out: Array<[number, number]> = [];
+  for (const r of all) {
+    const last = out[out.length - 1];
+    if (last && r[0] <= last[1]) last[1] = Math.max(last[1], r[1]);
+    else out.push([r[0], r[1]]);
+  }
+  return out;
+}
+
+export function isCovered(ranges: ReadonlyArray<readonly [number, number]>, from: number, to: number): boolean {
+  return ranges.some(([a, b]) => a <= from && to <= b);
+}
