@@ -109,12 +109,12 @@ describe('session recording reader', () => {
 describe('EventRecorder header', () => {
   it('holds events until the header is known, writes it first in each day file, and the daemon reader skips it', async () => {
     const dir = tmp();
-    let h: RecordingHeaderInput | undefined;
-    const rec = new EventRecorder({ dir, header: () => h, flushIntervalMs: 5 });
+    const known: { header?: RecordingHeaderInput } = {};
+    const rec = new EventRecorder({ dir, header: () => known.header, flushIntervalMs: 5 });
     rec.record(tick(0));
     rec.flush();
     expect(readdirSync(dir)).toEqual([]);
-    h = header();
+    known.header = header();
     rec.record(tick(1));
     await rec.stop();
     const lines = readFileSync(join(dir, 'events-2026-11-20.jsonl'), 'utf8').trim().split('\n');
