@@ -96,6 +96,15 @@ export async function backtest(req: BacktestRequest): Promise<BacktestOutcome> {
     ...(req.log ? { log: req.log } : {}),
     ...(req.onProgress ? { onProgress: req.onProgress } : {}),
   });
+  return outcomeOf(req, charges, run);
+}
+
+/**
+ * Round trips, metrics and the report input of a finished run (candle or tick level: the tick
+ * replay of `backtest --from-recording` comes through here too, so the reports cannot drift apart).
+ */
+export function outcomeOf(req: BacktestRequest, charges: ChargeModel, run: BacktestRun): BacktestOutcome {
+  const strategyId = req.strategyId ?? req.definition.name;
   const exitTags = run.intradayExitTags;
   const { trades, open } = pairTrades(run.fills, (tag) => (isBrokerSquareOff(tag) ? FillVia.SQUARE_OFF : exitTags.has(tag) || exitTags.has(sliceRoot(tag)) ? FillVia.INTRADAY_EXIT : undefined));
   const chargesPaid = run.fills.reduce((a, f) => a + f.charges, 0);

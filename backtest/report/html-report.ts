@@ -50,11 +50,11 @@ export function chartLibrary(): string {
 }
 
 /** JSON safe inside a <script> element. */
-function scriptJson(value: unknown): string {
+export function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c');
 }
 
-function inlineScript(code: string): string {
+export function inlineScript(code: string): string {
   return code.replace(/<\/script/gi, '<\\/script');
 }
 

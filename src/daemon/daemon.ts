@@ -35,6 +35,7 @@ import { createOpsServer } from './ops-control.js';
 import { nextDayOpen, SessionClose, type NextSessionOpen } from './session-close.js';
 import type { BrokerSession } from './parts.js';
 import { EventRecorder } from './recorder.js';
+import { headerProvider } from './recording-header.js';
 import { SessionStats } from './session-stats.js';
 import { loadStrategySpecs, type StrategyLookup } from './strategy-loader.js';
 import { symbolIndex } from './symbols.js';
@@ -100,6 +101,8 @@ export class Daemon {
   /** The instruments the daemon loaded: `ctl status` shows symbols beside scrip codes. */
   private instrumentTable: InstrumentTable | undefined;
   private recorder: EventRecorder | undefined;
+  /** The recording's header, once the engine has reconciled (the funds at start are known then). */
+  private header: ReturnType<typeof headerProvider> | undefined;
   private ops: OpsServer | undefined;
   private feedSub: Subscription | undefined;
   private circuits: CircuitBands | undefined;
@@ -176,7 +179,7 @@ export class Daemon {
         await this.store.ready(10_000);
       }
       if (c.recording.enabled) {
-        this.recorder = new EventRecorder({ dir: c.recording.dir ?? join(c.stateDir, 'recordings'), log: this.log });
+        this.recorder = new EventRecorder({ dir: c.recording.dir ?? join(c.stateDir, 'recordings'), log: this.log, header: () => this.header?.() });
       }
 
       try {
@@ -226,7 +229,8 @@ export class Daemon {
       await engine.start();
       await this.sessionClose.restore(engine);
       await this.reconcileDay(engine, false);
-      await warmUpFromHistory(engine, session, clock, this.log);
+      const warmup = await warmUpFromHistory(engine, session, clock, this.log);
+      this.header = headerProvider({ mode: this.o.mode, config: c, baseDir: this.o.baseDir, engine, specs, instruments: table, warmup }, this.log);
       this.health.markReconciled();
       this.health.setTradingState(engine.tradingState());
       this.metrics.setTradingState(engine.tradingState());

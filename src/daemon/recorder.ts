@@ -14,6 +14,12 @@
  * that one timer callback slower instead of losing data. Every event handed over is therefore
  * with the OS when `flush` or `stop` returns, in order.
  *
+ * Each file opened starts with the recording header (src/engine/recording/format.ts: version,
+ * config, strategies, instruments, funds at start), from `header`, asked for when the file is
+ * opened: a new day's file gets the funds of that moment. Until `header` has an answer (the daemon
+ * knows funds only once the engine has reconciled) events wait in memory; a session that stops
+ * before that writes a header saying it never started trading.
+ *
  * The one case where events can be lost is a failing disk (ENOSPC, EIO): the unwritten batch is
  * kept and retried on every flush, logged as an error, and only past `maxPendingBytes` of unwritten
  * data is the oldest part given up, counted in `dropped` and logged: a trading process must not be
@@ -24,14 +30,13 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import type { Event } from '../core/events.js';
-import { TarangError, describeError } from '../core/errors.js';
+import { describeError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { istDate } from '../core/time.js';
 import { formatZodIssues } from '../core/zod-issues.js';
+import { isHeaderLine, RECORDING_FORMAT, RECORDING_VERSION, RecordingError, type RecordingHeaderInput } from '../engine/recording/format.js';
 
-export class RecordingError extends TarangError {
-  readonly code = 'RECORDING_INVALID' as const;
-}
+export { RecordingError };
 
 const OptionsSchema = z.object({
   dir: z.string().min(1),
@@ -49,6 +54,11 @@ export interface RecorderOptions {
   /** Unwritten data kept while the disk fails, before the oldest is given up (default 256 MiB). */
   readonly maxPendingBytes?: number;
   readonly log?: Logger;
+  /**
+   * The header of a file being opened for `day` (undefined: not known yet, events wait). Without
+   * this option files get no header (tests of the writer alone).
+   */
+  readonly header?: (day: string) => RecordingHeaderInput | undefined;
 }
 
 const FILE_RE = /^events-(\d{4}-\d{2}-\d{2})\.jsonl$/;
@@ -83,6 +93,7 @@ export class EventRecorder {
   private written = 0;
   private droppedEvents = 0;
   private failing: Error | undefined;
+  private readonly header: ((day: string) => RecordingHeaderInput | undefined) | undefined;
 
   constructor(options: RecorderOptions) {
     const parsed = OptionsSchema.safeParse(options);
@@ -93,6 +104,7 @@ export class EventRecorder {
     this.maxBatchBytes = parsed.data.maxBatchBytes;
     this.maxPendingBytes = parsed.data.maxPendingBytes;
     this.log = options.log;
+    this.header = options.header;
     mkdirSync(this.dir, { recursive: true });
     // An I/O cadence, not a reading of "now": real time is right even under a virtual clock.
     this.timer = setInterval(() => this.flush(), parsed.data.flushIntervalMs);
@@ -143,6 +155,8 @@ export class EventRecorder {
    * On a disk error the rest stays queued for the next flush (and `stop` reports it).
    */
   flush(): void {
+    // Events wait for the header (funds are known once the engine has reconciled), except at stop.
+    if (this.header && this.fd === undefined && !this.stopped && this.segments.length > 0 && this.header(this.segments[0]!.day) === undefined) return;
     while (this.segments.length > 0) {
       const seg = this.segments[0]!;
       try {
@@ -183,10 +197,16 @@ export class EventRecorder {
       this.closeFd();
       this.fd = openSync(join(this.dir, recordingFileName(seg.day)), 'a');
       this.fdDay = seg.day;
+      if (this.header) this.writeAll(Buffer.from(`${JSON.stringify(this.header(seg.day) ?? neverStarted())}\n`, 'utf8'));
     }
     // Joined once; kept with the offset so a retry after a short or failed write resumes exactly there.
     seg.text ??= Buffer.from(seg.lines.join(''), 'utf8');
     while (seg.offset < seg.text.length) seg.offset += writeSync(this.fd, seg.text, seg.offset, seg.text.length - seg.offset);
+  }
+
+  private writeAll(buf: Buffer): void {
+    let off = 0;
+    while (off < buf.length) off += writeSync(this.fd!, buf, off, buf.length - off);
   }
 
   private onWriteError(e: unknown): void {
@@ -260,6 +280,7 @@ async function* readRecordingFile(file: string, onTornLine?: (file: string, line
     lineNo++;
     if (bad) throw new RecordingError(`${file}:${bad.line}: not a JSON event`, { file, line: bad.line }, { cause: bad.error });
     if (line.length === 0) continue;
+    if (line.startsWith(`{"format":"${RECORDING_FORMAT}"`)) continue;
     let event: unknown;
     try {
       event = JSON.parse(line);
@@ -268,6 +289,7 @@ async function* readRecordingFile(file: string, onTornLine?: (file: string, line
       bad = { line: lineNo, error: e };
       continue;
     }
+    if (isHeaderLine(event)) continue;
     if (!isEventShape(event)) throw new RecordingError(`${file}:${lineNo}: expected an event with "type" and "ts"`, { file, line: lineNo });
     yield event;
   }
@@ -276,4 +298,9 @@ async function* readRecordingFile(file: string, onTornLine?: (file: string, line
 
 function isEventShape(v: unknown): v is Event {
   return typeof v === 'object' && v !== null && typeof (v as { type?: unknown }).type === 'string' && typeof (v as { ts?: unknown }).ts === 'number';
+}
+
+/** The header of a session that stopped before it started trading (no config or funds to give). */
+function neverStarted(): RecordingHeaderInput {
+  return { format: RECORDING_FORMAT, version: RECORDING_VERSION, incomplete: 'the session stopped before it started trading' } as unknown as RecordingHeaderInput;
 }

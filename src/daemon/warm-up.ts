@@ -11,9 +11,10 @@ import type { Logger } from '../core/log.js';
 import type { Engine } from '../engine/engine.js';
 import type { BrokerSession } from './parts.js';
 
-export async function warmUpFromHistory(engine: Engine, session: BrokerSession, clock: Clock, log: Logger): Promise<void> {
+/** Returns the candles fed (the session recording's header keeps them, so a replay warms up alike). */
+export async function warmUpFromHistory(engine: Engine, session: BrokerSession, clock: Clock, log: Logger): Promise<CandleEvent[]> {
   const needs = engine.warmupNeeds();
-  if (needs.length === 0) return;
+  if (needs.length === 0) return [];
   const now = clock.now();
   const all: CandleEvent[] = [];
   for (const n of needs) {
@@ -32,4 +33,5 @@ export async function warmUpFromHistory(engine: Engine, session: BrokerSession, 
   all.sort((a, b) => a.ts - b.ts || a.instrument.localeCompare(b.instrument));
   engine.feedWarmup(all);
   log.info({ series: needs.length, candles: all.length }, 'daemon: strategies warmed up from history');
+  return all;
 }

@@ -283,6 +283,11 @@ export class Engine {
     if (p.strategyId !== undefined) this.byId.get(p.strategyId)?.position(p);
   }
 
+  /** Prefix and run number of this engine's client tags (the session recording's header keeps them). */
+  get tagSource(): { readonly prefix: string; readonly run: number } {
+    return { prefix: this.tags.prefix, run: this.tags.run };
+  }
+
   /** Mints a client tag unique across restarts: `<prefix><run>-<seq>` in base 36. */
   newTag(): string {
     return this.tags.next();

@@ -68,6 +68,8 @@ export interface BacktestFlags extends CsvFlags {
   heatmap?: string;
   progress: boolean;
   cache: boolean;
+  fromRecording?: string;
+  allowTruncated?: boolean;
 }
 
 function flagError(flag: string, message: string): ConfigError {
@@ -158,7 +160,7 @@ async function loadData(f: BacktestFlags, rawParams: Readonly<Record<string, unk
   const readCatalog = !download && !f.data?.length && (f.catalog !== undefined || (f.instrument?.length ?? 0) > 0);
   if (f.data?.length && f.catalog !== undefined) throw flagError('catalog', 'reads candles already in a catalog; to put CSV files in one, run tarang data import FILE');
   const sources = [f.data?.length ? 'data' : undefined, readCatalog ? 'catalog' : undefined, f.symbol?.length ? 'symbol' : undefined, f.expired?.length ? 'expired' : undefined, f.expiredExpiry ? 'expired-expiry' : undefined].filter(Boolean);
-  if (sources.length === 0) throw new ConfigError('backtest: give the candles with --data FILE.csv, --catalog DIR --instrument ID, --symbol NSE_2885, --expired <trading_symbol> or --expired-expiry NIFTY:YYYY-MM-DD', {});
+  if (sources.length === 0) throw new ConfigError('backtest: give the candles with --data FILE.csv, --catalog DIR --instrument ID, --symbol NSE_2885, --expired <trading_symbol> or --expired-expiry NIFTY:YYYY-MM-DD, or a session recording with --from-recording FILE.jsonl', {});
   if (sources.length > 1) throw new ConfigError(`backtest: use one of --data, --catalog, --symbol, --expired and --expired-expiry, not ${sources.map((s) => `--${s}`).join(' and ')}`, {});
   if (f.interval !== undefined && !isInterval(f.interval)) throw flagError('interval', `not a candle interval: ${f.interval} (e.g. 1minute, 5minute, 1day)`);
   const from = f.from !== undefined ? dateFlag('from', f.from) : undefined;
@@ -315,6 +317,10 @@ export async function runBacktest(f: BacktestFlags, cmd: Command): Promise<void>
 
   const params: Record<string, unknown> = {};
   for (const [k, v] of keyValues('param', f.param)) params[k] = scalar(v);
+  if (f.fromRecording !== undefined) {
+    const { backtestRecording } = await import('./backtest-recording.js');
+    return backtestRecording({ file: f.fromRecording, flags: f, given: (k) => cmd.getOptionValueSource(k) === 'cli', definition, params, settings, cash, command: commandLine(cmd) });
+  }
   if (f.expiredExpiry && f.sweep?.length) throw flagError('sweep', 'is not available with --expired-expiry yet; run one parameter set at a time');
   const { series, sources, known, options } = await loadData(f, params);
   for (const s of sources) process.stderr.write(`${describeSummary(s)}\n`);

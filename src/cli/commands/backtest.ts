@@ -12,7 +12,7 @@ import { addCsvReadingOptions, collect } from './csv-flags.js';
 export function register(program: Command): void {
   const cmd = program
     .command('backtest')
-    .description('run a strategy over historical candles (CSV files, the broker, or expired contracts) and report fills, trades and metrics')
+    .description('run a strategy over historical candles (CSV files, the broker, or expired contracts) or a session recording\'s ticks, and report fills, trades and metrics')
     .option('--data <file|folder>', 'candle CSV file, or a folder of them (repeatable); a Symbol column holds several instruments', collect)
     .option('--catalog <dir>', 'the candle catalog (default ~/.tarang/catalog): the source with --instrument, where downloads go with --symbol/--expired')
     .option('--symbol <code>', 'scrip code to download through the broker (repeatable), e.g. NSE_2885', collect)
@@ -46,6 +46,8 @@ export function register(program: Command): void {
     .option('--workers <n>', 'sweep worker threads (default: all cores)')
     .option('--top <n>', 'sweep rows to print', '10')
     .option('--heatmap <x,y>', 'the two swept parameters on the sweep report\'s heatmap (default: the first two --sweep)')
+    .option('--from-recording <file>', "a session recording (a daemon's events-YYYY-MM-DD.jsonl): the strategy over its recorded ticks (cash: the session's funds unless --cash)")
+    .option('--allow-truncated', 'with --from-recording: read a recording whose last line is torn up to the line before')
     .option('--no-progress', 'no progress bar')
     .option('--no-cache', 'do not read or write downloads in the catalog')
     .action(lazyAction(async () => (await import('../actions/backtest.js')).runBacktest));

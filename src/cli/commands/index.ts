@@ -9,6 +9,7 @@ import { register as run } from './run.js';
 import { register as paper } from './paper.js';
 import { register as ctl } from './ctl.js';
 import { register as backtest } from './backtest.js';
+import { register as replay } from './replay.js';
 import { register as account } from './account.js';
 import { register as quote } from './quote.js';
 import { register as order } from './order.js';
@@ -25,6 +26,7 @@ export function registerCommands(program: Command): void {
   paper(program);
   ctl(program);
   backtest(program);
+  replay(program);
   account(program);
   quote(program);
   order(program);
