@@ -12,7 +12,7 @@
  * Over 500 lines on purpose: the byte-level fast path and the general path read the same rows
  * into the same columns and must change together; apart, one would drift from the other.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import type { Interval } from '../../src/core/candles.js';
 import { CsvError } from '../../src/core/errors.js';
@@ -66,16 +66,87 @@ const ROLE_CODE: Readonly<Record<ColumnRole, number>> = {
 };
 const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
 const MAX_BAD_ROWS_LISTED = 20;
+const EMPTY = new Uint8Array(0);
 
 export function loadCsvCandles(path: string, options: CsvLoadOptions = {}): CsvLoadResult {
-  let bytes: Buffer;
+  let reader: FileWindows;
   try {
-    bytes = readFileSync(path);
+    reader = new FileWindows(path);
   } catch (e) {
     throw new CsvError(`cannot read candle file ${path}: ${(e as Error).message}`, { file: path }, { cause: e });
   }
   const stem = basename(path, extname(path)).toUpperCase();
-  return parseCsvCandles(bytes, path, { ...options, instrument: options.instrument ?? stem });
+  try {
+    return parseCsvCandles(reader, path, { ...options, instrument: options.instrument ?? stem });
+  } finally {
+    reader.close();
+  }
+}
+
+/** Bytes of the file read per window (plus the carried part line). */
+const WINDOW_BYTES = 4 << 20;
+
+/**
+ * A candle file read in windows of whole lines rather than at once: a million-row file is ~63 MB
+ * of bytes that would sit in memory next to the columns they fill, for nothing once parsed. Each
+ * window is the part line carried from the previous one plus the next 4 MB; two buffers take
+ * turns. `end` is where the window's last whole line ends (the file's end in the last window).
+ */
+export class FileWindows {
+  readonly size: number;
+  private readonly fd: number;
+  private offset = 0;
+  private bufs: [Buffer, Buffer];
+  private turn = 0;
+  private readonly window: number;
+
+  /** `windowBytes`: bytes read per window (tests use small ones to cut lines at every place). */
+  constructor(path: string, windowBytes = WINDOW_BYTES) {
+    if (!(windowBytes >= 1)) throw new RangeError(`FileWindows: windowBytes must be >= 1, got ${windowBytes}`);
+    this.window = windowBytes;
+    this.fd = openSync(path, 'r');
+    try {
+      this.size = fstatSync(this.fd).size;
+    } catch (e) {
+      closeSync(this.fd);
+      throw e;
+    }
+    const cap = Math.min(this.size, windowBytes) + 4096;
+    this.bufs = [Buffer.allocUnsafe(cap), Buffer.allocUnsafe(cap)];
+  }
+
+  /** The next window, starting with `carry` (the unparsed tail of the last one); undefined at the end of the file. */
+  next(carry: Uint8Array): { bytes: Uint8Array; end: number } | undefined {
+    if (this.offset >= this.size) return undefined;
+    const want = Math.min(this.window, this.size - this.offset);
+    let buf = this.bufs[this.turn]!;
+    if (buf.length < carry.length + want) {
+      // A line longer than a window: this buffer grows to hold it.
+      buf = Buffer.allocUnsafe(carry.length + want + 4096);
+      this.bufs[this.turn] = buf;
+    }
+    this.turn ^= 1;
+    buf.set(carry, 0);
+    let got = carry.length;
+    while (got < carry.length + want) {
+      const r = readSync(this.fd, buf, got, carry.length + want - got, this.offset);
+      if (r === 0) break;
+      got += r;
+      this.offset += r;
+    }
+    if (got === carry.length) {
+      this.offset = this.size;
+      return carry.length > 0 ? { bytes: buf.subarray(0, got), end: got } : undefined;
+    }
+    const bytes = buf.subarray(0, got);
+    if (this.offset >= this.size) return { bytes, end: got };
+    const lf = bytes.lastIndexOf(10);
+    return { bytes, end: lf < 0 ? 0 : lf + 1 };
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
 }
 
 /** Splits one line of text into fields, honouring double quotes (header lines only). */
@@ -297,8 +368,20 @@ function fastRows(
 
 // Hot-loop note: no closure below captures `b`, `n` or `pos`, so V8 keeps them in registers
 // instead of a context object (worth ~40% of the parse time).
-export function parseCsvCandles(b: Uint8Array, source: string, o: CsvLoadOptions = {}): CsvLoadResult {
-  const n = b.length;
+export function parseCsvCandles(input: Uint8Array | FileWindows, source: string, o: CsvLoadOptions = {}): CsvLoadResult {
+  // The bytes in hand (the whole input, or a window of a file read in windows) and `n`, where
+  // their last whole line ends: rows are parsed up to `n`, the rest is carried to the next window.
+  const reader = input instanceof Uint8Array ? undefined : input;
+  let b: Uint8Array = reader ? EMPTY : (input as Uint8Array);
+  let n = b.length;
+  if (reader) {
+    const w = reader.next(EMPTY);
+    if (w) {
+      b = w.bytes;
+      n = w.end;
+    }
+  }
+  const size = reader ? reader.size : b.length;
   let pos = n >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
   const drops = emptyDrops();
   const repairs = emptyRepairs();
@@ -306,7 +389,18 @@ export function parseCsvCandles(b: Uint8Array, source: string, o: CsvLoadOptions
   const badRows: BadRow[] = [];
 
   let lineNo = 0;
-  while (pos < n) {
+  for (;;) {
+    let more = true;
+    while (pos >= n && more) {
+      // No whole line in hand: the next window (a line may be longer than one).
+      const w = reader?.next(b.subarray(Math.min(pos, b.length)));
+      if (w) {
+        b = w.bytes;
+        n = w.end;
+        pos = 0;
+      } else more = false;
+    }
+    if (pos >= n) break;
     const e = lineEndAt(b, pos);
     if (textOf(b, pos, e).trim() !== '') break;
     drops.blankLines++;
@@ -352,7 +446,7 @@ export function parseCsvCandles(b: Uint8Array, source: string, o: CsvLoadOptions
   const avgLine = probed > 0 ? Math.max(8, (Math.min(probe, n) - pos) / probed) : 64;
   // With a symbol column the first instrument gets the full estimate too: most such files hold
   // one instrument, and doubling from 1024 to a million rows copies every column ten times.
-  const capacity = Math.max(1024, Math.ceil(((n - pos) / avgLine) * 1.05) + 16);
+  const capacity = Math.max(1024, Math.ceil(((size - pos) / avgLine) * 1.05) + 16);
   let sized = false;
   const builders = new Map<string, SeriesBuilder | null>();
   const order: SeriesBuilder[] = [];
@@ -397,7 +491,21 @@ export function parseCsvCandles(b: Uint8Array, source: string, o: CsvLoadOptions
   let backoff = 0;
   let skip = 0;
 
-  while (pos < n) {
+  for (;;) {
+    if (pos >= n) {
+      // The next window (no closure: `b`, `n` and `pos` stay in registers); byte positions of the
+      // cached date and symbol were the last window's.
+      const w = reader?.next(b.subarray(Math.min(pos, b.length)));
+      if (!w) break;
+      b = w.bytes;
+      n = w.end;
+      pos = 0;
+      lastDateS = 0;
+      lastDateE = -1;
+      lastKeyS = -1;
+      lastKeyE = -1;
+      continue;
+    }
     if (fastOk && lastBuilder !== null && skip-- <= 0) {
       st.lineNo = lineNo;
       st.rows = rows;
@@ -419,7 +527,7 @@ export function parseCsvCandles(b: Uint8Array, source: string, o: CsvLoadOptions
         repairs.roundedToPaise += st.rounded;
         pos = at;
         backoff = 0;
-        if (pos >= n) break;
+        if (pos >= n) continue;
       } else backoff = Math.min(64, backoff * 2 + 1);
       skip = backoff;
     }

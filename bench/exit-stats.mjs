@@ -1,0 +1,13 @@
+// Loaded with `node --import` into a child the backtest bench starts (a whole `tarang backtest`
+// process): at exit it writes the process's wall time since start and its peak RSS, as JSON, to
+// the file TARANG_EXIT_STATS names. Plain JavaScript so that it costs the child nothing to load.
+import { writeFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import process from 'node:process';
+
+const out = process.env.TARANG_EXIT_STATS;
+if (out) {
+  process.on('exit', (code) => {
+    writeFileSync(out, JSON.stringify({ ms: performance.now(), maxRssMb: process.resourceUsage().maxRSS / 1024, code }));
+  });
+}
