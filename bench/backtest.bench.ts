@@ -2,13 +2,18 @@
  * `npm run bench -- backtest`: sma-cross (fast 10, slow 30) over a 1,000,000-candle minute series
  * (a seeded random walk written to a temporary CSV in the NIFTY file's layout), charges on.
  * Reports candles/s for the whole run (CSV parse + replay + metrics) and for the parse and the
- * replay alone, peak RSS, and how a sweep scales from one worker to all cores.
+ * replay alone, the cost of the order path per fill, a whole `tarang backtest` process on the same
+ * file (start-up, parse, replay, metrics, JSON file; wall and peak RSS), the peak RSS of this
+ * process, and how a sweep scales from one worker to all cores.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { BenchResult } from './run.js';
 import { getStrategy } from '../src/strategies/registry.js';
+import type { StrategyContext, StrategyDefinition } from '../src/strategies/strategy.js';
 import { backtest } from '../backtest/backtest.js';
 import { loadCsvCandles } from '../backtest/data/csv-candles.js';
 import { instrumentsForSeries } from '../backtest/data/series-instruments.js';
@@ -39,8 +44,34 @@ interface WholeRun {
 /** CPU of the whole process (V8's GC and compiler threads included), ms. */
 const cpuMs = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1000;
 
+/**
+ * The strategy with its orders taken away: the same indicators and decisions on every candle, but
+ * `buy`, `sell` and `submit` do nothing. The replay time it saves against the real strategy,
+ * divided by the real run's fills, is what the order path costs per fill (intent, risk, execution,
+ * venue, matching, order and fill events, portfolio, equity).
+ */
+function withoutOrders(def: StrategyDefinition): StrategyDefinition {
+  return {
+    ...def,
+    name: `${def.name} (no orders)`,
+    create(params, info) {
+      const s = def.create(params, info);
+      const onCandle = s.onCandle?.bind(s);
+      let dry: StrategyContext | undefined;
+      const none = { value: (): string => '' };
+      return {
+        ...s,
+        onCandle(c, ctx) {
+          dry ??= Object.create(ctx, { buy: none, sell: none, submit: none, exit: none, cancel: none }) as StrategyContext;
+          onCandle?.(c, dry);
+        },
+      };
+    },
+  };
+}
+
 /** One whole run as the CLI does it: parse, build instruments, replay, trades and metrics. */
-async function wholeRun(file: string): Promise<WholeRun> {
+async function wholeRun(file: string, definition: StrategyDefinition = getStrategy('sma-cross')): Promise<WholeRun> {
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const js0 = threadCpuMs();
@@ -48,7 +79,7 @@ async function wholeRun(file: string): Promise<WholeRun> {
   const parseMs = performance.now() - t0;
   const parseCpuMs = cpuMs(process.cpuUsage(cpu0));
   const out = await backtest({
-    definition: getStrategy('sma-cross'),
+    definition,
     params: { instrument: series[0]!.instrument, fast: 10, slow: 30, qty: 10 },
     series,
     instruments: instrumentsForSeries(series),
@@ -61,6 +92,28 @@ async function wholeRun(file: string): Promise<WholeRun> {
 }
 
 const WARM_RUNS = 3;
+const here = dirname(fileURLToPath(import.meta.url));
+
+interface ProcessRun {
+  readonly ms: number;
+  readonly cpuMs: number;
+  readonly maxRssMb: number;
+}
+
+/**
+ * A whole `tarang backtest` process on the file, as a user runs it (bin/tarang.js, the JSON report
+ * written): wall time from process start to exit and peak RSS, reported by bench/exit-stats.mjs.
+ */
+function processRun(file: string, dir: string): ProcessRun {
+  const stats = join(dir, 'exit-stats.json');
+  const r = spawnSync(
+    process.execPath,
+    ['--import', join(here, 'exit-stats.mjs'), join(here, '..', 'bin', 'tarang.js'), 'backtest', '--data', file, '--strategy', 'sma-cross', '--param', 'fast=10', '--param', 'slow=30', '--param', 'qty=10', '--cash', '1000000', '--charges', 'equity-intraday', '--no-progress', '--json', join(dir, 'whole.json')],
+    { env: { ...process.env, TARANG_EXIT_STATS: stats }, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  if (r.status !== 0) throw new Error(`tarang backtest exited ${r.status}: ${r.stderr.slice(-500)}`);
+  return JSON.parse(readFileSync(stats, 'utf8')) as ProcessRun;
+}
 
 export async function run(): Promise<BenchResult[]> {
   const dir = mkdtempSync(join(tmpdir(), 'tarang-bt-bench-'));
@@ -79,12 +132,30 @@ export async function run(): Promise<BenchResult[]> {
     const warm: WholeRun[] = [];
     for (let k = 0; k < WARM_RUNS; k++) warm.push(await wholeRun(file));
     const median = [...warm].sort((a, b) => a.ms - b.ms)[WARM_RUNS >> 1]!;
+    // The order path: the same runs without orders, interleaved with runs with them (medians).
+    const dryDef = withoutOrders(getStrategy('sma-cross'));
+    const dry: WholeRun[] = [];
+    const wet: WholeRun[] = [];
+    for (let k = 0; k < WARM_RUNS; k++) {
+      dry.push(await wholeRun(file, dryDef));
+      wet.push(await wholeRun(file));
+    }
+    const mid = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+    // CPU of the JavaScript thread where the platform tells it (what other processes on the
+    // machine do not change), else the replay's wall time.
+    const byCpu = dry.every((d) => d.jsCpuMs !== undefined) && wet.every((d) => d.jsCpuMs !== undefined);
+    const dryMs = mid(dry.map((d) => (byCpu ? d.jsCpuMs! : d.replayMs)));
+    const wetMs = mid(wet.map((d) => (byCpu ? d.jsCpuMs! : d.replayMs)));
+    const perFillUs = ((wetMs - dryMs) * 1000) / Math.max(1, cold.fills);
     const rssMb = process.resourceUsage().maxRSS / 1024;
     const n = cold.candles;
     const rate = (ms: number): number => n / (ms / 1000);
+    const proc = processRun(file, dir);
 
     return [
-      { metric: 'whole run (parse + replay + metrics), first run, candles/s', value: rate(cold.ms), unit: 'candles/s', target: 1_000_000, note: `${n} candles, ${cold.fills} fills, ${cold.ms.toFixed(0)} ms wall, ${cold.cpuMs.toFixed(0)} ms CPU; load average ${loadavg()[0]!.toFixed(1)}` },
+      { metric: 'whole tarang backtest process (start-up to exit), candles/s', value: rate(proc.ms), unit: 'candles/s', target: 1_500_000, note: `${proc.ms.toFixed(0)} ms wall, ${proc.cpuMs.toFixed(0)} ms CPU: start-up, CSV parse, replay, metrics, JSON report written` },
+      { metric: 'whole tarang backtest process, peak RSS', value: proc.maxRssMb, unit: 'MB', target: 200, lowerIsBetter: true },
+      { metric: 'whole run (parse + replay + metrics), first run, candles/s', value: rate(cold.ms), unit: 'candles/s', target: 1_500_000, note: `${n} candles, ${cold.fills} fills, ${cold.ms.toFixed(0)} ms wall, ${cold.cpuMs.toFixed(0)} ms CPU; load average ${loadavg()[0]!.toFixed(1)}` },
       { metric: `whole run, median of ${WARM_RUNS} further runs, candles/s`, value: rate(median.ms), unit: 'candles/s', target: 1_000_000, note: `${warm.map((w) => w.ms.toFixed(0)).join(' / ')} ms wall` },
       { metric: 'whole run per CPU second (median run), candles/s', value: rate(median.cpuMs), unit: 'candles/s', target: 1_000_000, note: `${median.cpuMs.toFixed(0)} ms of process CPU (V8's GC and compiler threads included)` },
       ...(median.jsCpuMs !== undefined && cold.jsCpuMs !== undefined
@@ -92,7 +163,8 @@ export async function run(): Promise<BenchResult[]> {
         : []),
       { metric: 'CSV parse alone (median run), candles/s', value: rate(median.parseMs), unit: 'candles/s', note: `${median.parseMs.toFixed(0)} ms wall, ${median.parseCpuMs.toFixed(0)} ms CPU; first run ${cold.parseMs.toFixed(0)} ms` },
       { metric: 'replay alone (median run), candles/s', value: rate(median.replayMs), unit: 'candles/s', note: `${median.replayMs.toFixed(0)} ms; first run ${cold.replayMs.toFixed(0)} ms` },
-      { metric: 'peak RSS', value: rssMb, unit: 'MB', target: 500, lowerIsBetter: true },
+      { metric: 'order path per fill (replay with orders - without)', value: perFillUs, unit: 'µs', target: 10, lowerIsBetter: true, note: `${byCpu ? 'whole run, JavaScript-thread CPU' : 'replay, wall'}: ${wetMs.toFixed(0)} ms with ${cold.fills} fills, ${dryMs.toFixed(0)} ms with the same decisions and no orders (medians of ${WARM_RUNS}, interleaved)` },
+      { metric: 'peak RSS of this process (all runs above)', value: rssMb, unit: 'MB', target: 500, lowerIsBetter: true },
       ...(await sweepScaling(file, cold.fifthStart)),
     ];
   } finally {

@@ -12,7 +12,6 @@
  * Over 500 lines on purpose: the byte-level fast path and the general path read the same rows
  * into the same columns and must change together; apart, one would drift from the other.
  */
-import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import type { Interval } from '../../src/core/candles.js';
 import { CsvError } from '../../src/core/errors.js';
@@ -22,6 +21,9 @@ import { looksLikeHeader, resolveColumns, type ColumnLayout, type ColumnRole } f
 import { parseDateField, parseTimeField, parsed, type DateParseOptions } from './date-parse.js';
 import { emptyDrops, emptyRepairs, type BadRow, type LoadSummary, type SeriesSummary } from './load-summary.js';
 import { numberFlags, parsePaiseField, parseQtyField } from './number-parse.js';
+import { FileWindows } from './file-windows.js';
+
+export { FileWindows } from './file-windows.js';
 
 export interface CsvLoadOptions extends DateParseOptions {
   /** Column names for a file without a header (a header line, if present, is then skipped). */
@@ -66,16 +68,21 @@ const ROLE_CODE: Readonly<Record<ColumnRole, number>> = {
 };
 const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
 const MAX_BAD_ROWS_LISTED = 20;
+const EMPTY = new Uint8Array(0);
 
 export function loadCsvCandles(path: string, options: CsvLoadOptions = {}): CsvLoadResult {
-  let bytes: Buffer;
+  let reader: FileWindows;
   try {
-    bytes = readFileSync(path);
+    reader = new FileWindows(path);
   } catch (e) {
     throw new CsvError(`cannot read candle file ${path}: ${(e as Error).message}`, { file: path }, { cause: e });
   }
   const stem = basename(path, extname(path)).toUpperCase();
-  return parseCsvCandles(bytes, path, { ...options, instrument: options.instrument ?? stem });
+  try {
+    return parseCsvCandles(reader, path, { ...options, instrument: options.instrument ?? stem });
+  } finally {
+    reader.close();
+  }
 }
 
 /** Splits one line of text into fields, honouring double quotes (header lines only). */
@@ -297,8 +304,20 @@ function fastRows(
 
 // Hot-loop note: no closure below captures `b`, `n` or `pos`, so V8 keeps them in registers
 // instead of a context object (worth ~40% of the parse time).
-export function parseCsvCandles(b: Uint8Array, source: string, o: CsvLoadOptions = {}): CsvLoadResult {
-  const n = b.length;
+export function parseCsvCandles(input: Uint8Array | FileWindows, source: string, o: CsvLoadOptions = {}): CsvLoadResult {
+  // The bytes in hand (the whole input, or a window of a file read in windows) and `n`, where
+  // their last whole line ends: rows are parsed up to `n`, the rest is carried to the next window.
+  const reader = input instanceof Uint8Array ? undefined : input;
+  let b: Uint8Array = reader ? EMPTY : (input as Uint8Array);
+  let n = b.length;
+  if (reader) {
+    const w = reader.next(EMPTY);
+    if (w) {
+      b = w.bytes;
+      n = w.end;
+    }
+  }
+  const size = reader ? reader.size : b.length;
   let pos = n >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
   const drops = emptyDrops();
   const repairs = emptyRepairs();
@@ -306,7 +325,18 @@ export function parseCsvCandles(b: Uint8Array, source: string, o: CsvLoadOptions
   const badRows: BadRow[] = [];
 
   let lineNo = 0;
-  while (pos < n) {
+  for (;;) {
+    let more = true;
+    while (pos >= n && more) {
+      // No whole line in hand: the next window (a line may be longer than one).
+      const w = reader?.next(b.subarray(Math.min(pos, b.length)));
+      if (w) {
+        b = w.bytes;
+        n = w.end;
+        pos = 0;
+      } else more = false;
+    }
+    if (pos >= n) break;
     const e = lineEndAt(b, pos);
     if (textOf(b, pos, e).trim() !== '') break;
     drops.blankLines++;
@@ -352,7 +382,7 @@ export function parseCsvCandles(b: Uint8Array, source: string, o: CsvLoadOptions
   const avgLine = probed > 0 ? Math.max(8, (Math.min(probe, n) - pos) / probed) : 64;
   // With a symbol column the first instrument gets the full estimate too: most such files hold
   // one instrument, and doubling from 1024 to a million rows copies every column ten times.
-  const capacity = Math.max(1024, Math.ceil(((n - pos) / avgLine) * 1.05) + 16);
+  const capacity = Math.max(1024, Math.ceil(((size - pos) / avgLine) * 1.05) + 16);
   let sized = false;
   const builders = new Map<string, SeriesBuilder | null>();
   const order: SeriesBuilder[] = [];
@@ -397,7 +427,21 @@ export function parseCsvCandles(b: Uint8Array, source: string, o: CsvLoadOptions
   let backoff = 0;
   let skip = 0;
 
-  while (pos < n) {
+  for (;;) {
+    if (pos >= n) {
+      // The next window (no closure: `b`, `n` and `pos` stay in registers); byte positions of the
+      // cached date and symbol were the last window's.
+      const w = reader?.next(b.subarray(Math.min(pos, b.length)));
+      if (!w) break;
+      b = w.bytes;
+      n = w.end;
+      pos = 0;
+      lastDateS = 0;
+      lastDateE = -1;
+      lastKeyS = -1;
+      lastKeyE = -1;
+      continue;
+    }
     if (fastOk && lastBuilder !== null && skip-- <= 0) {
       st.lineNo = lineNo;
       st.rows = rows;
@@ -419,7 +463,7 @@ export function parseCsvCandles(b: Uint8Array, source: string, o: CsvLoadOptions
         repairs.roundedToPaise += st.rounded;
         pos = at;
         backoff = 0;
-        if (pos >= n) break;
+        if (pos >= n) continue;
       } else backoff = Math.min(64, backoff * 2 + 1);
       skip = backoff;
     }

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { CsvError } from '../../../src/core/errors.js';
 import { formatIst, istDateTime } from '../../../src/core/time.js';
 import { candleAt } from '../../../backtest/data/candle-series.js';
-import { loadCsvCandles, parseCsvCandles } from '../../../backtest/data/csv-candles.js';
+import { FileWindows, loadCsvCandles, parseCsvCandles, type CsvLoadOptions } from '../../../backtest/data/csv-candles.js';
+import { readFileSync } from 'node:fs';
 import { parseDateString } from '../../../backtest/data/date-parse.js';
 
 const fixture = (f: string): string => join(fileURLToPath(new URL('..', import.meta.url)), 'fixtures', f);
@@ -96,5 +97,30 @@ describe('CSV candle loader', () => {
 
   it('names the missing columns', () => {
     expect(() => parseCsvCandles(Buffer.from('Date,Open,High,Low\n2024-01-01,1,1,1\n'), 'x.csv')).toThrow(/x\.csv: no "close" column \(columns: Date, Open, High, Low\)/);
+  });
+
+  it('reads a file in windows of whole lines exactly as it reads it at once, wherever a window cuts a line', () => {
+    const files: Array<[string, CsvLoadOptions]> = [
+      ['iso-offsets.csv', { instrument: 'NSE_1' }],
+      ['messy.csv', { badRows: 'skip' }],
+      ['noheader-ddmmyy.csv', { columns: ['date', 'open', 'high', 'low', 'close', 'volume'] }],
+      ['two-symbols.csv', {}],
+      ['end-labels.csv', { label: 'end' }],
+    ];
+    for (const [f, o] of files) {
+      const path = fixture(f);
+      const whole = parseCsvCandles(readFileSync(path), path, { instrument: 'X', ...o });
+      // Windows from 1 byte (every line longer than one) up to larger than the file.
+      for (const size of [1, 2, 7, 16, 61, 4096]) {
+        const w = new FileWindows(path, size);
+        try {
+          const r = parseCsvCandles(w, path, { instrument: 'X', ...o });
+          expect(r.summary, `${f} in ${size}-byte windows`).toEqual(whole.summary);
+          expect(r.series, `${f} in ${size}-byte windows`).toEqual(whole.series);
+        } finally {
+          w.close();
+        }
+      }
+    }
   });
 });
