@@ -6,7 +6,6 @@
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
-import cliProgress from 'cli-progress';
 import { isInterval, type Interval } from '../../core/candles.js';
 import { ConfigError } from '../../core/errors.js';
 import { parsePaise, formatInr } from '../../core/money.js';
@@ -29,11 +28,12 @@ import { describeSummary, type LoadSummary } from '../../../backtest/data/load-s
 import { instrumentsForSeries } from '../../../backtest/data/series-instruments.js';
 import { buildHtmlReport } from '../../../backtest/report/html-report.js';
 import { buildJsonReport, jsonText } from '../../../backtest/report/backtest-result.js';
-import { buildSweepHtml, sweepTableLines } from '../../../backtest/report/sweep-report.js';
-import { gridOf, parseSweep, scalar } from '../../../backtest/sweep/sweep-grid.js';
-import { RANK_METRICS, isRankMetric, runSweep, type RankMetric } from '../../../backtest/sweep/sweep.js';
+import { scalar } from '../../../backtest/sweep/sweep-grid.js';
+import { RANK_METRICS, isRankMetric } from '../../../backtest/sweep/sweep.js';
 import type { BacktestSettings } from '../../../backtest/runner.js';
 import { printByInstrument, printMetrics } from './backtest-summary.js';
+import { runSweepCommand } from './backtest-sweep.js';
+import { progressBar } from '../progress-bar.js';
 import { formatZodIssues } from '../../core/zod-issues.js';
 import { parseIstDate } from '../../core/date-input.js';
 import { IntradayExitAtInput, SquareOffTimesInput } from '../../risk/rules/square-off.js';
@@ -73,6 +73,9 @@ interface BacktestFlags {
   sweep?: string[];
   rank: string;
   workers?: string;
+  queue?: string;
+  queueName?: string;
+  chunk?: string;
   top: string;
   heatmap?: string;
   progress: boolean;
@@ -138,27 +141,6 @@ function keyValues(flag: string, items: readonly string[] = []): Array<[string, 
 function schemaKeys(def: StrategyDefinition): Set<string> {
   const shape = (def.params as unknown as { shape?: Record<string, unknown> }).shape;
   return new Set(shape ? Object.keys(shape) : []);
-}
-
-function progressBar(enabled: boolean, label: string): { update(done: number, total: number): void; stop(): void } {
-  if (!enabled || !process.stderr.isTTY) return { update: () => undefined, stop: () => undefined };
-  const bar = new cliProgress.SingleBar(
-    { stream: process.stderr, format: `${label} [{bar}] {percentage}% {value}/{total} eta {eta_formatted}`, hideCursor: true, clearOnComplete: true },
-    cliProgress.Presets.shades_classic,
-  );
-  let started = false;
-  return {
-    update(done, total) {
-      if (!started) {
-        bar.start(total, 0);
-        started = true;
-      }
-      bar.update(done);
-    },
-    stop() {
-      if (started) bar.stop();
-    },
-  };
 }
 
 interface LoadedData {
@@ -301,7 +283,7 @@ function commandLine(cmd: Command, drop: ReadonlySet<string> = new Set()): strin
 }
 
 /** Flags that only mean something in a sweep: given without --sweep they are an error, not ignored. */
-const SWEEP_ONLY = ['rank', 'workers', 'top', 'heatmap'] as const;
+const SWEEP_ONLY = ['rank', 'workers', 'queue', 'queueName', 'chunk', 'top', 'heatmap'] as const;
 
 async function action(f: BacktestFlags, cmd: Command): Promise<void> {
   if (!f.sweep?.length) {
@@ -371,34 +353,7 @@ async function action(f: BacktestFlags, cmd: Command): Promise<void> {
   if (instances && f.sweep?.length) throw flagError('sweep', `runs one instrument; this data holds ${ids.length} (${ids.slice(0, 3).join(', ')}, ...): pick one with --param instrument=${ids[0]}`);
 
   if (f.sweep?.length) {
-    const axes = f.sweep.map(parseSweep);
-    const grid = gridOf(axes);
-    const swept = new Set(axes.map((a) => a.name));
-    const both = keyValues('param', f.param).find(([k]) => swept.has(k));
-    if (both) throw flagError('param', `${both[0]} is swept by --sweep ${both[0]}=...; give it once`);
-    const heatmap = f.heatmap !== undefined ? heatmapAxes(f.heatmap, axes.map((a) => a.name)) : undefined;
-    // What every combination shares (filled in for one-instrument strategies), for the report.
-    const commonParams = Object.fromEntries(Object.entries(params).filter(([k]) => !swept.has(k)));
-    const bar = progressBar(f.progress, 'sweep');
-    const rows = await runSweep({
-      job: { series, instruments: [...instruments.values()], strategy: strategyRef, params, settings, charges: f.charges },
-      grid,
-      rank: f.rank as RankMetric,
-      ...(f.workers !== undefined ? { workers: wholeNumber('workers', f.workers, 1) } : {}),
-      onProgress: (d, t) => bar.update(d, t),
-    });
-    bar.stop();
-    const top = wholeNumber('top', f.top, 1);
-    const names = axes.map((a) => a.name);
-    process.stdout.write(`${sweepTableLines(rows, names, f.rank as RankMetric, top).join('\n')}\n`);
-    if (f.json) writeFileSync(f.json, jsonText({ report: 'tarang sweep', version: 1, strategy: definition.name, params, rank_by: f.rank, charges: f.charges, rows }));
-    if (f.html) {
-      writeFileSync(
-        f.html,
-        buildSweepHtml({ strategy: definition.name, params: commonParams, axes, rank: f.rank as RankMetric, rows, charges: f.charges, baseCommand: commandLine(cmd, new Set(['--sweep', '--rank', '--workers', '--top', '--heatmap', '--json', '--html'])), ...(heatmap ? { heatmap } : {}) }),
-      );
-      process.stderr.write(`sweep report: ${f.html}\n`);
-    }
+    await runSweepCommand(f, { definition, strategyRef, params, settings, series, instruments: [...instruments.values()], baseCommand: commandLine(cmd, new Set(['--sweep', '--rank', '--workers', '--queue', '--queue-name', '--chunk', '--top', '--heatmap', '--json', '--html'])) });
     return;
   }
 
@@ -414,15 +369,6 @@ async function action(f: BacktestFlags, cmd: Command): Promise<void> {
   if (f.json) writeFileSync(f.json, jsonText(doc));
   if (f.html) writeFileSync(f.html, buildHtmlReport(out.report));
   if (out.run.fills.length === 0) process.stderr.write(`note: no fills; final equity ${formatInr(cash)} is the starting cash\n`);
-}
-
-/** `--heatmap fast,slow`: two swept parameters for the sweep report's axes. */
-function heatmapAxes(text: string, swept: readonly string[]): [string, string] {
-  const parts = text.split(',').map((p) => p.trim());
-  if (parts.length !== 2 || parts[0] === parts[1]) throw flagError('heatmap', `expected two different swept parameters, e.g. ${swept.slice(0, 2).join(',') || 'fast,slow'}; got ${JSON.stringify(text)}`);
-  const unknown = parts.find((p) => !swept.includes(p));
-  if (unknown !== undefined) throw flagError('heatmap', `${unknown} is not swept (swept: ${swept.join(', ')})`);
-  return [parts[0]!, parts[1]!];
 }
 
 /**
@@ -478,6 +424,9 @@ export function register(program: Command): void {
     .option('--sweep <name=from..to:step>', 'sweep a parameter (repeatable; also name=a,b,c)', collect)
     .option('--rank <metric>', `rank sweep results by ${RANK_METRICS.join(', ')}`, 'sharpe')
     .option('--workers <n>', 'sweep worker threads (default: all cores)')
+    .option('--queue <url>', 'run the sweep on the workers of this Redis queue (tarang worker --queue URL), e.g. redis://10.0.0.5:6379/0')
+    .option('--queue-name <name>', 'with --queue: the queue within that Redis (default tarang-sweep; as given to tarang worker --queue-name)')
+    .option('--chunk <n>', 'with --queue: combinations per job (default: about 200 jobs, at most 50 each)')
     .option('--top <n>', 'sweep rows to print', '10')
     .option('--heatmap <x,y>', 'the two swept parameters on the sweep report\'s heatmap (default: the first two --sweep)')
     .option('--no-progress', 'no progress bar')

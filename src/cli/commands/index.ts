@@ -15,6 +15,7 @@ import { register as instruments } from './instruments.js';
 import { register as contracts } from './contracts.js';
 import { register as candles } from './candles.js';
 import { register as token } from './token.js';
+import { register as worker } from './worker.js';
 
 export function registerCommands(program: Command): void {
   demo(program);
@@ -23,6 +24,7 @@ export function registerCommands(program: Command): void {
   paper(program);
   ctl(program);
   backtest(program);
+  worker(program);
   account(program);
   quote(program);
   instruments(program);
