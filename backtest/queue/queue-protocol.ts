@@ -46,6 +46,8 @@ export interface QueueSweepSpec {
   readonly settings: BacktestSettings;
   readonly charges: string;
   readonly risk?: RiskConfigInput;
+  /** A portfolio sweep's instruments (SweepJob.perInstrument). */
+  readonly perInstrument?: readonly string[];
 }
 
 export interface QueueCombo {

@@ -93,6 +93,7 @@ export async function queueSweep(o: QueueSweepOptions): Promise<QueueSweepResult
       settings: o.job.settings,
       charges: o.job.charges,
       ...(o.job.risk ? { risk: o.job.risk } : {}),
+      ...(o.job.perInstrument ? { perInstrument: o.job.perInstrument } : {}),
     };
     const sweep = sweepId(spec, o.grid, chunk);
     const chunks: QueueJobData[] = [];

@@ -22,9 +22,11 @@ export async function comboRunner(job: SweepJob): Promise<ComboRunner> {
   const { definition } = await resolveStrategy(job.strategy);
   return async (task) => {
     try {
+      const params = { ...job.params, ...task.params };
       const out = await backtest({
         definition,
-        params: { ...job.params, ...task.params },
+        params,
+        ...(job.perInstrument ? { instances: job.perInstrument.map((id) => ({ id: `${definition.name}-${id}`, params: { ...params, instrument: id } })) } : {}),
         series: job.series,
         instruments,
         charges: job.charges,

@@ -14,6 +14,12 @@ export interface SweepJob {
   readonly settings: BacktestSettings;
   readonly charges: string;
   readonly risk?: RiskConfigInput;
+  /**
+   * A portfolio sweep: each combination runs one instance of the strategy per instrument listed
+   * here (`<name>-<instrument>`, its `instrument` parameter set), all trading one account, as
+   * `tarang backtest` does with several instruments.
+   */
+  readonly perInstrument?: readonly string[];
 }
 
 export type SweepParams = Readonly<Record<string, number | string | boolean>>;

@@ -40,6 +40,8 @@ export interface SweepInput {
   readonly settings: BacktestSettings;
   readonly series: readonly CandleSeries[];
   readonly instruments: readonly Instrument[];
+  /** A portfolio sweep: one instance per instrument in every combination. */
+  readonly perInstrument?: readonly string[];
   /** The command line without the sweep's own flags, for the HTML report. */
   readonly baseCommand: string;
 }
@@ -108,7 +110,7 @@ export async function runSweepCommand(f: SweepFlags, s: SweepInput): Promise<voi
   const heatmap = f.heatmap !== undefined ? heatmapAxes(f.heatmap, axes.map((a) => a.name)) : undefined;
   // What every combination shares (filled in for one-instrument strategies), for the report.
   const commonParams = Object.fromEntries(Object.entries(s.params).filter(([k]) => !swept.has(k)));
-  const job: SweepJob = { series: s.series, instruments: s.instruments, strategy: s.strategyRef, params: s.params, settings: s.settings, charges: f.charges };
+  const job: SweepJob = { series: s.series, instruments: s.instruments, strategy: s.strategyRef, params: s.params, settings: s.settings, charges: f.charges, ...(s.perInstrument ? { perInstrument: s.perInstrument } : {}) };
   const bar = progressBar(f.progress, url ? 'sweep (queue)' : 'sweep');
   const onProgress = (d: number, t: number): void => bar.update(d, t);
   let rows: SweepRow[] | undefined;

@@ -350,10 +350,9 @@ async function action(f: BacktestFlags, cmd: Command): Promise<void> {
       throw flagError('param', `${definition.name}: ${formatZodIssues(parsed.error, { root: '(params)' })}`);
     }
   }
-  if (instances && f.sweep?.length) throw flagError('sweep', `runs one instrument; this data holds ${ids.length} (${ids.slice(0, 3).join(', ')}, ...): pick one with --param instrument=${ids[0]}`);
 
   if (f.sweep?.length) {
-    await runSweepCommand(f, { definition, strategyRef, params, settings, series, instruments: [...instruments.values()], baseCommand: commandLine(cmd, new Set(['--sweep', '--rank', '--workers', '--queue', '--queue-name', '--chunk', '--top', '--heatmap', '--json', '--html'])) });
+    await runSweepCommand(f, { definition, strategyRef, params, settings, series, instruments: [...instruments.values()], ...(instances ? { perInstrument: ids } : {}), baseCommand: commandLine(cmd, new Set(['--sweep', '--rank', '--workers', '--queue', '--queue-name', '--chunk', '--top', '--heatmap', '--json', '--html'])) });
     return;
   }
 

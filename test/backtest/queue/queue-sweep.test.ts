@@ -3,7 +3,7 @@
  * loopback. Each test file uses its own queue name and removes its queue, candles and keys.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue, QueueEvents } from 'bullmq';
@@ -21,6 +21,7 @@ import { runSweep } from '../../../backtest/sweep/sweep.js';
 import type { SweepJob } from '../../../backtest/sweep/sweep-types.js';
 import { TEST_REDIS_URL, redisAvailable } from '../../support/redis.js';
 import { startTarang, type RunningBin } from '../../support/tarang-bin.js';
+import { backtestCli } from '../../support/backtest-cli.js';
 
 const available = await redisAvailable();
 
@@ -33,6 +34,7 @@ describe.skipIf(!available)('sweeps on the BullMQ queue (real Redis, worker proc
   let queue: Queue<QueueJobData>;
   const workers: RunningBin[] = [];
   const sweeps = new Set<string>();
+  const published: string[] = [];
 
   const startWorker = async (): Promise<RunningBin> => {
     const w = startTarang(['worker', '--queue', TEST_REDIS_URL, '--queue-name', queueName, '--concurrency', '1', '--stall-ms', '1000']);
@@ -60,7 +62,7 @@ describe.skipIf(!available)('sweeps on the BullMQ queue (real Redis, worker proc
     await Promise.all(workers.map((w) => w.kill('SIGKILL')));
     await queue.obliterate({ force: true });
     await queue.close();
-    await admin.del(candleKey(seriesHash(job.series[0]!)), ...[...sweeps].map(cancelKey));
+    await admin.del(...[seriesHash(job.series[0]!), ...published].map(candleKey), ...[...sweeps].map(cancelKey));
     admin.disconnect();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -96,6 +98,26 @@ describe.skipIf(!available)('sweeps on the BullMQ queue (real Redis, worker proc
     const again = await queue.getJob(killedJob!);
     expect(again?.stalledCounter).toBe(1);
     expect(again?.processedBy).not.toMatch(victimName);
+  });
+
+  it('writes the same table, JSON and HTML through the CLI as a local sweep, for a portfolio of two instruments', async () => {
+    await aWorker();
+    const folder = join(dir, 'two');
+    mkdirSync(folder);
+    for (const [name, seed] of [['AAA', 1], ['BBB', 2]] as const) writeSyntheticMinuteCsv(join(folder, `${name}.csv`), { candles: 1_500, seed, symbol: name });
+    const args = ['--data', folder, '--param', 'qty=10', '--sweep', 'fast=5,10', '--sweep', 'slow=30,40', '--charges', 'equity-intraday', '--rank', 'total_return'];
+    const out = (name: string): string[] => ['--json', join(dir, `${name}.json`), '--html', join(dir, `${name}.html`)];
+    const local = await backtestCli([...args, '--workers', '1', ...out('local')]);
+    const queued = await backtestCli([...args, '--queue', TEST_REDIS_URL, '--queue-name', queueName, '--chunk', '3', ...out('queued')]);
+    expect(queued).toBe(local);
+    expect(readFileSync(join(dir, 'queued.json'), 'utf8')).toBe(readFileSync(join(dir, 'local.json'), 'utf8'));
+    expect(readFileSync(join(dir, 'queued.html'), 'utf8')).toBe(readFileSync(join(dir, 'local.html'), 'utf8'));
+    const doc = JSON.parse(readFileSync(join(dir, 'queued.json'), 'utf8')) as { rows: unknown[] };
+    expect(doc.rows).toHaveLength(4);
+    for (const name of ['AAA', 'BBB']) {
+      const { series } = loadCsvCandles(join(folder, `${name}.csv`));
+      published.push(seriesHash(series[0]!));
+    }
   });
 
   it('reports a job a worker refuses (another tarang version) at once, without retrying it', async () => {
