@@ -75,7 +75,7 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<RunningQu
       // Candles that are not (or no longer) published will not appear by retrying.
       refuse(job, describeError(e));
     }
-    const sweepJob: SweepJob = { series, instruments: spec.instruments, strategy: spec.strategy, params: spec.params, settings: spec.settings, charges: spec.charges, ...(spec.risk ? { risk: spec.risk } : {}), ...(spec.perInstrument ? { perInstrument: spec.perInstrument } : {}) };
+    const sweepJob: SweepJob = { series, instruments: spec.instruments, strategy: spec.strategy, params: spec.params, settings: spec.settings, charges: spec.charges, ...(spec.risk ? { risk: spec.risk } : {}), ...(spec.perInstrument ? { perInstrument: spec.perInstrument } : {}), key: d.sweep };
     let cancelled = false;
     const run = lanes.run(sweepJob, d.combos, (done) => {
       void job.updateProgress(done).catch(() => undefined);

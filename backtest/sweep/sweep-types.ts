@@ -20,6 +20,11 @@ export interface SweepJob {
    * `tarang backtest` does with several instruments.
    */
   readonly perInstrument?: readonly string[];
+  /**
+   * Names this job's content (a queued sweep's id): a worker thread given several jobs with the
+   * same key (the chunks of one sweep) sets up its combination runner once, not per chunk.
+   */
+  readonly key?: string;
 }
 
 export type SweepParams = Readonly<Record<string, number | string | boolean>>;
