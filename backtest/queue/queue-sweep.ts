@@ -18,6 +18,7 @@ import type { SweepJob, SweepParams, SweepReply } from '../sweep/sweep-types.js'
 import type { CandlePublisher } from './candle-publication.js';
 import { PROTOCOL, QUEUE_NAME, cancelKey, checkQueueName, decodeReplies, defaultChunk, jobId, sha256File, shownUrl, sweepId, tarangVersion, type QueueJobData, type QueueJobResult, type QueueSweepSpec } from './queue-protocol.js';
 import { RedisCandlePublisher } from './redis-candles.js';
+import { probeRedis } from './redis-probe.js';
 
 export interface QueueSweepOptions {
   readonly url: string;
@@ -71,17 +72,13 @@ export async function queueSweep(o: QueueSweepOptions): Promise<QueueSweepResult
   if (total === 0) throw new ConfigError('the sweep grid is empty', {});
   const chunk = o.chunk ?? defaultChunk(total);
   const queueName = checkQueueName(o.queue ?? QUEUE_NAME);
+  await probeRedis(o.url);
   const publisher = o.publisher ?? new RedisCandlePublisher(o.url);
   const connection = new Redis(o.url, { maxRetriesPerRequest: null });
   const eventsConnection = new Redis(o.url, { maxRetriesPerRequest: null });
   const queue = new Queue<QueueJobData, QueueJobResult>(queueName, { connection });
   const events = new QueueEvents(queueName, { connection: eventsConnection, autorun: false });
   try {
-    try {
-      await connection.ping();
-    } catch (e) {
-      throw new ConfigError(`--queue ${shownUrl(o.url)}: Redis does not answer (${describeError(e)})`, { url: shownUrl(o.url) });
-    }
     const series = await publisher.publish(o.job.series);
     const strategyFile = o.job.strategy.startsWith('file:') ? fileURLToPath(o.job.strategy) : undefined;
     const spec: QueueSweepSpec = {
@@ -158,8 +155,11 @@ export async function queueSweep(o: QueueSweepOptions): Promise<QueueSweepResult
         },
       })),
     );
+    // Before the first progress report, so the note does not cut through a progress bar.
+    if ((await queue.getWorkers()).length === 0) {
+      o.onNote?.(`no worker is connected to ${shownUrl(o.url)} yet: start one with \`tarang worker --queue ${shownUrl(o.url)}${queueName !== QUEUE_NAME ? ` --queue-name ${queueName}` : ''}\` (the jobs wait for it)`);
+    }
     report();
-    if ((await queue.getWorkers()).length === 0) o.onNote?.(`no worker is connected to ${shownUrl(o.url)} yet: start one with \`tarang worker --queue ${shownUrl(o.url)}\` (the jobs wait for it)`);
 
     const cancel = async (): Promise<void> => {
       await connection.set(cancelKey(sweep), '1', 'EX', KEEP_FAILED_S);

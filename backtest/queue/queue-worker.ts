@@ -18,6 +18,7 @@ import type { CandleSource } from './candle-publication.js';
 import { ChunkError, ChunkLanes } from './chunk-lanes.js';
 import { PROTOCOL, QUEUE_NAME, cancelKey, checkQueueName, encodeReplies, sha256File, shownUrl, tarangVersion, type QueueJobData, type QueueJobResult } from './queue-protocol.js';
 import { RedisCandleSource } from './redis-candles.js';
+import { probeRedis } from './redis-probe.js';
 
 export interface QueueWorkerOptions {
   readonly url: string;
@@ -50,6 +51,7 @@ function refuse(job: Job<QueueJobData>, why: string): never {
 export async function startQueueWorker(o: QueueWorkerOptions): Promise<RunningQueueWorker> {
   const name = `${hostname()}:${process.pid}`;
   const version = tarangVersion();
+  await probeRedis(o.url);
   const candles = o.candles ?? new RedisCandleSource(o.url);
   const redis = new Redis(o.url, { maxRetriesPerRequest: null });
   const lanes = await ChunkLanes.start(o.concurrency);

@@ -55,6 +55,8 @@ export class RedisCandlePublisher implements CandlePublisher {
 
   constructor(url: string) {
     this.redis = new Redis(url, { maxRetriesPerRequest: 2, lazyConnect: true });
+    // Failures surface as the rejected command; the event would only repeat them.
+    this.redis.on('error', () => undefined);
   }
 
   async publish(series: readonly CandleSeries[]): Promise<SeriesRef[]> {
@@ -100,6 +102,7 @@ export class RedisCandleSource implements CandleSource {
     private readonly maxBytes = 2 ** 31,
   ) {
     this.redis = new Redis(url, { maxRetriesPerRequest: 2, lazyConnect: true });
+    this.redis.on('error', () => undefined);
   }
 
   /** Series read from Redis so far (cache misses), for the worker's log and tests. */

@@ -287,7 +287,8 @@ const SWEEP_ONLY = ['rank', 'workers', 'queue', 'queueName', 'chunk', 'top', 'he
 
 async function action(f: BacktestFlags, cmd: Command): Promise<void> {
   if (!f.sweep?.length) {
-    const given = SWEEP_ONLY.filter((k) => cmd.getOptionValueSource(k) === 'cli');
+    // Flag names as typed (queueName is --queue-name).
+    const given = SWEEP_ONLY.filter((k) => cmd.getOptionValueSource(k) === 'cli').map((k) => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`));
     if (given.length) throw flagError(given[0]!, `applies to sweeps only; add --sweep name=from..to:step, or leave out ${given.map((g) => `--${g}`).join(' and ')}`);
   }
   let definition: StrategyDefinition;
