@@ -56,7 +56,8 @@ describe.skipIf(!available)('sweeps on the BullMQ queue (real Redis, worker proc
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tarang-queue-'));
     const file = join(dir, 's.csv');
-    writeSyntheticMinuteCsv(file, { candles: 3_000, seed: 11 });
+    // Long enough that a combination takes a while: the kill below lands with 7 of its job's 8 to go.
+    writeSyntheticMinuteCsv(file, { candles: 20_000, seed: 11 });
     const { series } = loadCsvCandles(file);
     job = { series, instruments: [...instrumentsForSeries(series).values()], strategy: 'sma-cross', params: { instrument: series[0]!.instrument, qty: 10 }, settings: { cash: 10_000_000 }, charges: 'none' };
     admin = new Redis(TEST_REDIS_URL);
@@ -76,7 +77,7 @@ describe.skipIf(!available)('sweeps on the BullMQ queue (real Redis, worker proc
     const local = await runSweep({ job, grid, rank: 'sharpe', workers: 1 });
     const [victim] = await Promise.all([startWorker(), startWorker(), startWorker()]);
     const victimName = new RegExp(`:${victim!.pid}$`);
-    // Kill the first worker as soon as it has answered the first combination of a 4-combination job.
+    // Kill the first worker as soon as it has answered the first combination of an 8-combination job.
     const events = new QueueEvents(queueName, { connection: new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null }) });
     await events.waitUntilReady();
     let killedJob: string | undefined;
@@ -90,10 +91,10 @@ describe.skipIf(!available)('sweeps on the BullMQ queue (real Redis, worker proc
       });
     });
     const seen: number[] = [];
-    const r = await queueSweep({ url: TEST_REDIS_URL, queue: queueName, job, grid, rank: 'sharpe', chunk: 4, onProgress: (d) => seen.push(d) });
+    const r = await queueSweep({ url: TEST_REDIS_URL, queue: queueName, job, grid, rank: 'sharpe', chunk: 8, onProgress: (d) => seen.push(d) });
     await events.close();
     sweeps.add(r.sweep);
-    expect(r.jobs).toBe(8);
+    expect(r.jobs).toBe(4);
     expect(r.rows).toHaveLength(32);
     expect(new Set(r.rows.map((x) => x.index)).size).toBe(32);
     expect(r.rows).toEqual(local);
