@@ -63,9 +63,47 @@ export interface JsonFill {
   readonly order_id: string;
 }
 
+/**
+ * The report's `metrics` object alone: what a sweep keeps of each combination (building the whole
+ * report, fills and trades with their times formatted, was a tenth of a sweep's CPU).
+ */
+export function jsonMetrics(m: BacktestReportInput['metrics']): Record<string, unknown> {
+  const dd = m.drawdown;
+  return {
+    total_return: ratio(m.totalReturn),
+    cagr: ratio(m.cagr),
+    sharpe: ratio(m.sharpe),
+    sortino: ratio(m.sortino),
+    max_drawdown: ratio(dd.maxDrawdown),
+    max_drawdown_amount: rupees(Math.round(dd.maxDrawdownAmount)),
+    max_drawdown_peak: dd.peakTs !== undefined ? formatIst(dd.peakTs) : null,
+    max_drawdown_trough: dd.troughTs !== undefined ? formatIst(dd.troughTs) : null,
+    max_drawdown_duration_days: ratio(dd.maxDurationMs / 86_400_000),
+    max_drawdown_duration_from: dd.durationStartTs !== undefined ? formatIst(dd.durationStartTs) : null,
+    max_drawdown_duration_to: dd.durationEndTs !== undefined ? formatIst(dd.durationEndTs) : null,
+    max_drawdown_recovered: dd.recovered,
+    trades: m.trades,
+    win_rate: ratio(m.winRate),
+    profit_factor: ratio(m.profitFactor),
+    gross_profit: rupees(m.grossProfit),
+    gross_loss: rupees(m.grossLoss),
+    average_trade: m.averageTrade === null ? null : rupees(m.averageTrade),
+    best_trade: m.bestTrade === null ? null : rupees(m.bestTrade),
+    worst_trade: m.worstTrade === null ? null : rupees(m.worstTrade),
+    exposure: ratio(m.exposure),
+    charges_paid: rupees(m.chargesPaid),
+    fills: m.fills,
+    trading_days: m.tradingDays,
+  };
+}
+
+/** The report's `final_equity`, rupees. */
+export function jsonFinalEquity(m: BacktestReportInput['metrics']): number {
+  return rupees(Math.round(m.finalEquity));
+}
+
 export function buildJsonReport(r: BacktestReportInput): Record<string, unknown> {
   const m = r.metrics;
-  const dd = m.drawdown;
   const days = dailyEquity(r.curve);
   let peak = m.startingCash;
   const equityCurve = days.map(([day, e]) => {
@@ -102,33 +140,8 @@ export function buildJsonReport(r: BacktestReportInput): Record<string, unknown>
     data: r.sources,
     candles: r.candles,
     starting_cash: rupees(m.startingCash),
-    final_equity: rupees(Math.round(m.finalEquity)),
-    metrics: {
-      total_return: ratio(m.totalReturn),
-      cagr: ratio(m.cagr),
-      sharpe: ratio(m.sharpe),
-      sortino: ratio(m.sortino),
-      max_drawdown: ratio(dd.maxDrawdown),
-      max_drawdown_amount: rupees(Math.round(dd.maxDrawdownAmount)),
-      max_drawdown_peak: dd.peakTs !== undefined ? formatIst(dd.peakTs) : null,
-      max_drawdown_trough: dd.troughTs !== undefined ? formatIst(dd.troughTs) : null,
-      max_drawdown_duration_days: ratio(dd.maxDurationMs / 86_400_000),
-      max_drawdown_duration_from: dd.durationStartTs !== undefined ? formatIst(dd.durationStartTs) : null,
-      max_drawdown_duration_to: dd.durationEndTs !== undefined ? formatIst(dd.durationEndTs) : null,
-      max_drawdown_recovered: dd.recovered,
-      trades: m.trades,
-      win_rate: ratio(m.winRate),
-      profit_factor: ratio(m.profitFactor),
-      gross_profit: rupees(m.grossProfit),
-      gross_loss: rupees(m.grossLoss),
-      average_trade: m.averageTrade === null ? null : rupees(m.averageTrade),
-      best_trade: m.bestTrade === null ? null : rupees(m.bestTrade),
-      worst_trade: m.worstTrade === null ? null : rupees(m.worstTrade),
-      exposure: ratio(m.exposure),
-      charges_paid: rupees(m.chargesPaid),
-      fills: m.fills,
-      trading_days: m.tradingDays,
-    },
+    final_equity: jsonFinalEquity(m),
+    metrics: jsonMetrics(m),
     denials: {
       count: r.denials.count,
       by_code: r.denials.byCode,

@@ -7,7 +7,9 @@ import { describeError } from '../../src/core/errors.js';
 import { InstrumentTable } from '../../src/core/instruments.js';
 import { resolveStrategy } from '../../src/strategies/strategy-file.js';
 import { backtest } from '../backtest.js';
-import { buildJsonReport } from '../report/backtest-result.js';
+import { chargeModel } from '../charges/charge-preset.js';
+import { silentLogger } from '../../src/core/log.js';
+import { jsonFinalEquity, jsonMetrics } from '../report/backtest-result.js';
 import type { SweepJob, SweepReply, SweepTask } from './sweep-types.js';
 
 export type ComboRunner = (task: SweepTask) => Promise<SweepReply>;
@@ -18,21 +20,28 @@ export type ComboRunner = (task: SweepTask) => Promise<SweepReply>;
  * with that error instead of answering every row with it.
  */
 export async function comboRunner(job: SweepJob): Promise<ComboRunner> {
+  // Set up once per lane and job, not per combination: the charge preset (a YAML file parsed and
+  // validated: two thirds of a short combination's time) and the silent logger (a pino instance).
   const instruments = new InstrumentTable(job.instruments);
   const { definition } = await resolveStrategy(job.strategy);
+  const charges = chargeModel(job.charges);
+  const log = silentLogger();
   return async (task) => {
     try {
+      const params = { ...job.params, ...task.params };
       const out = await backtest({
         definition,
-        params: { ...job.params, ...task.params },
+        params,
+        ...(job.perInstrument ? { instances: job.perInstrument.map((id) => ({ id: `${definition.name}-${id}`, params: { ...params, instrument: id } })) } : {}),
         series: job.series,
         instruments,
-        charges: job.charges,
+        charges,
+        log,
         ...job.settings,
         ...(job.risk ? { risk: job.risk } : {}),
       });
-      const doc = buildJsonReport(out.report);
-      return { index: task.index, metrics: doc['metrics'] as Record<string, unknown>, finalEquity: doc['final_equity'] as number };
+      // The report's figures alone, exactly as its JSON has them (the rest of the report is not kept).
+      return { index: task.index, metrics: jsonMetrics(out.report.metrics), finalEquity: jsonFinalEquity(out.report.metrics) };
     } catch (e) {
       return { index: task.index, error: describeError(e) };
     }

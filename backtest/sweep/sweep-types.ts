@@ -14,6 +14,17 @@ export interface SweepJob {
   readonly settings: BacktestSettings;
   readonly charges: string;
   readonly risk?: RiskConfigInput;
+  /**
+   * A portfolio sweep: each combination runs one instance of the strategy per instrument listed
+   * here (`<name>-<instrument>`, its `instrument` parameter set), all trading one account, as
+   * `tarang backtest` does with several instruments.
+   */
+  readonly perInstrument?: readonly string[];
+  /**
+   * Names this job's content (a queued sweep's id): a worker thread given several jobs with the
+   * same key (the chunks of one sweep) sets up its combination runner once, not per chunk.
+   */
+  readonly key?: string;
 }
 
 export type SweepParams = Readonly<Record<string, number | string | boolean>>;

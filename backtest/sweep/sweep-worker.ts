@@ -6,7 +6,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { claimNext } from './sweep-claims.js';
-import { comboRunner } from './sweep-combo.js';
+import { comboRunner, type ComboRunner } from './sweep-combo.js';
 import type { SweepWorkerCommand, SweepWorkerData, SweepWorkerMessage } from './sweep-types.js';
 import { threadCpuMs } from './thread-cpu.js';
 
@@ -14,9 +14,12 @@ const port = parentPort!;
 const send = (m: SweepWorkerMessage): void => port.postMessage(m);
 let first = true;
 let chain: Promise<void> = Promise.resolve();
+let kept: { readonly key: string; readonly run: ComboRunner } | undefined;
 
 async function runJob(data: SweepWorkerData): Promise<void> {
-  const run = await comboRunner(data.job);
+  const key = data.job.key;
+  const run = key !== undefined && kept?.key === key ? kept.run : await comboRunner(data.job);
+  kept = key !== undefined ? { key, run } : undefined;
   const startCpu = first ? threadCpuMs() : undefined;
   first = false;
   send({ kind: 'ready', at: performance.timeOrigin + performance.now(), ...(startCpu !== undefined ? { cpuMs: startCpu } : {}) });

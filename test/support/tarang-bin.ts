@@ -37,6 +37,10 @@ export interface RunningBin {
   waitFor(pattern: RegExp, what: string): Promise<{ stdout: string; stderr: string }>;
   /** Sends SIGTERM and resolves with how the process ended (exit 13 rejects, as above). */
   stop(): Promise<BinResult>;
+  /** The process id (a `tarang worker` is named host:pid on the queue). */
+  readonly pid: number;
+  /** Sends `signal` (e.g. SIGKILL) and resolves once the process is gone. */
+  kill(signal: NodeJS.Signals): Promise<BinResult>;
 }
 
 /** A long-running `tarang` command (sim, run): wait for what it prints, then stop it. */
@@ -66,6 +70,11 @@ export function startTarang(args: readonly string[], env: Readonly<Record<string
     },
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
+      return ended;
+    },
+    pid: child.pid!,
+    async kill(signal) {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return ended;
     },
   };

@@ -5,8 +5,6 @@
  */
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { createRequire } from 'node:module';
-import type CliProgress from 'cli-progress';
 import { isInterval, type Interval } from '../../core/candles.js';
 import { ConfigError } from '../../core/errors.js';
 import { parsePaise, formatInr } from '../../core/money.js';
@@ -27,10 +25,11 @@ import { csvFiles, csvLoadOptions, type CsvFlags } from '../commands/csv-flags.j
 import { describeSummary, type LoadSummary } from '../../../backtest/data/load-summary.js';
 import { instrumentsForSeries } from '../../../backtest/data/series-instruments.js';
 import { buildJsonReport, jsonText } from '../../../backtest/report/backtest-result.js';
-import { gridOf, parseSweep, scalar } from '../../../backtest/sweep/sweep-grid.js';
-import { RANK_METRICS, isRankMetric, type RankMetric } from '../../../backtest/sweep/sweep-rank.js';
+import { scalar } from '../../../backtest/sweep/sweep-grid.js';
+import { RANK_METRICS, isRankMetric } from '../../../backtest/sweep/sweep-rank.js';
 import type { BacktestSettings } from '../../../backtest/runner.js';
 import { printByInstrument, printMetrics } from './backtest-summary.js';
+import { progressBar } from '../progress-bar.js';
 import { formatZodIssues } from '../../core/zod-issues.js';
 import { parseIstDate } from '../../core/date-input.js';
 import { IntradayExitAtInput, SquareOffTimesInput } from '../../risk/rules/square-off.js';
@@ -64,6 +63,9 @@ export interface BacktestFlags extends CsvFlags {
   sweep?: string[];
   rank: string;
   workers?: string;
+  queue?: string;
+  queueName?: string;
+  chunk?: string;
   top: string;
   heatmap?: string;
   progress: boolean;
@@ -123,28 +125,6 @@ function schemaKeys(def: StrategyDefinition): Set<string> {
   return new Set(shape ? Object.keys(shape) : []);
 }
 
-function progressBar(enabled: boolean, label: string): { update(done: number, total: number): void; stop(): void } {
-  if (!enabled || !process.stderr.isTTY) return { update: () => undefined, stop: () => undefined };
-  // cli-progress only for a terminal (CommonJS, loaded on first use like this).
-  const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof CliProgress;
-  const bar = new cliProgress.SingleBar(
-    { stream: process.stderr, format: `${label} [{bar}] {percentage}% {value}/{total} eta {eta_formatted}`, hideCursor: true, clearOnComplete: true },
-    cliProgress.Presets.shades_classic,
-  );
-  let started = false;
-  return {
-    update(done, total) {
-      if (!started) {
-        bar.start(total, 0);
-        started = true;
-      }
-      bar.update(done);
-    },
-    stop() {
-      if (started) bar.stop();
-    },
-  };
-}
 
 interface LoadedData {
   series: CandleSeries[];
@@ -278,11 +258,12 @@ function commandLine(cmd: Command, drop: ReadonlySet<string> = new Set()): strin
 }
 
 /** Flags that only mean something in a sweep: given without --sweep they are an error, not ignored. */
-const SWEEP_ONLY = ['rank', 'workers', 'top', 'heatmap'] as const;
+const SWEEP_ONLY = ['rank', 'workers', 'queue', 'queueName', 'chunk', 'top', 'heatmap'] as const;
 
 export async function runBacktest(f: BacktestFlags, cmd: Command): Promise<void> {
   if (!f.sweep?.length) {
-    const given = SWEEP_ONLY.filter((k) => cmd.getOptionValueSource(k) === 'cli');
+    // Flag names as typed (queueName is --queue-name).
+    const given = SWEEP_ONLY.filter((k) => cmd.getOptionValueSource(k) === 'cli').map((k) => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`));
     if (given.length) throw flagError(given[0]!, `applies to sweeps only; add --sweep name=from..to:step, or leave out ${given.map((g) => `--${g}`).join(' and ')}`);
   }
   let definition: StrategyDefinition;
@@ -350,40 +331,10 @@ export async function runBacktest(f: BacktestFlags, cmd: Command): Promise<void>
       throw flagError('param', `${definition.name}: ${formatZodIssues(parsed.error, { root: '(params)' })}`);
     }
   }
-  if (instances && f.sweep?.length) throw flagError('sweep', `runs one instrument; this data holds ${ids.length} (${ids.slice(0, 3).join(', ')}, ...): pick one with --param instrument=${ids[0]}`);
 
   if (f.sweep?.length) {
-    const axes = f.sweep.map(parseSweep);
-    const grid = gridOf(axes);
-    const swept = new Set(axes.map((a) => a.name));
-    const both = keyValues('param', f.param).find(([k]) => swept.has(k));
-    if (both) throw flagError('param', `${both[0]} is swept by --sweep ${both[0]}=...; give it once`);
-    const heatmap = f.heatmap !== undefined ? heatmapAxes(f.heatmap, axes.map((a) => a.name)) : undefined;
-    // What every combination shares (filled in for one-instrument strategies), for the report.
-    const commonParams = Object.fromEntries(Object.entries(params).filter(([k]) => !swept.has(k)));
-    const bar = progressBar(f.progress, 'sweep');
-    // The sweep's and the reports' modules are loaded when asked for, not on every backtest.
-    const { runSweep } = await import('../../../backtest/sweep/sweep.js');
-    const { buildSweepHtml, sweepTableLines } = await import('../../../backtest/report/sweep-report.js');
-    const rows = await runSweep({
-      job: { series, instruments: [...instruments.values()], strategy: strategyRef, params, settings, charges: f.charges },
-      grid,
-      rank: f.rank as RankMetric,
-      ...(f.workers !== undefined ? { workers: wholeNumber('workers', f.workers, 1) } : {}),
-      onProgress: (d, t) => bar.update(d, t),
-    });
-    bar.stop();
-    const top = wholeNumber('top', f.top, 1);
-    const names = axes.map((a) => a.name);
-    process.stdout.write(`${sweepTableLines(rows, names, f.rank as RankMetric, top).join('\n')}\n`);
-    if (f.json) writeFileSync(f.json, jsonText({ report: 'tarang sweep', version: 1, strategy: definition.name, params, rank_by: f.rank, charges: f.charges, rows }));
-    if (f.html) {
-      writeFileSync(
-        f.html,
-        buildSweepHtml({ strategy: definition.name, params: commonParams, axes, rank: f.rank as RankMetric, rows, charges: f.charges, baseCommand: commandLine(cmd, new Set(['--sweep', '--rank', '--workers', '--top', '--heatmap', '--json', '--html'])), ...(heatmap ? { heatmap } : {}) }),
-      );
-      process.stderr.write(`sweep report: ${f.html}\n`);
-    }
+    const { runSweepCommand } = await import('./backtest-sweep.js');
+    await runSweepCommand(f, { definition, strategyRef, params, settings, series, instruments: [...instruments.values()], ...(instances ? { perInstrument: ids } : {}), baseCommand: commandLine(cmd, new Set(['--sweep', '--rank', '--workers', '--queue', '--queue-name', '--chunk', '--top', '--heatmap', '--json', '--html'])) });
     return;
   }
 
@@ -399,15 +350,6 @@ export async function runBacktest(f: BacktestFlags, cmd: Command): Promise<void>
   if (f.json) writeFileSync(f.json, jsonText(doc));
   if (f.html) writeFileSync(f.html, (await import('../../../backtest/report/html-report.js')).buildHtmlReport(out.report));
   if (out.run.fills.length === 0) process.stderr.write(`note: no fills; final equity ${formatInr(cash)} is the starting cash\n`);
-}
-
-/** `--heatmap fast,slow`: two swept parameters for the sweep report's axes. */
-function heatmapAxes(text: string, swept: readonly string[]): [string, string] {
-  const parts = text.split(',').map((p) => p.trim());
-  if (parts.length !== 2 || parts[0] === parts[1]) throw flagError('heatmap', `expected two different swept parameters, e.g. ${swept.slice(0, 2).join(',') || 'fast,slow'}; got ${JSON.stringify(text)}`);
-  const unknown = parts.find((p) => !swept.includes(p));
-  if (unknown !== undefined) throw flagError('heatmap', `${unknown} is not swept (swept: ${swept.join(', ')})`);
-  return [parts[0]!, parts[1]!];
 }
 
 /**

@@ -18,6 +18,7 @@ import { register as contracts } from './contracts.js';
 import { register as candles } from './candles.js';
 import { register as data } from './data.js';
 import { register as token } from './token.js';
+import { register as worker } from './worker.js';
 
 export function registerCommands(program: Command): void {
   demo(program);
@@ -27,6 +28,7 @@ export function registerCommands(program: Command): void {
   ctl(program);
   backtest(program);
   replay(program);
+  worker(program);
   account(program);
   quote(program);
   order(program);

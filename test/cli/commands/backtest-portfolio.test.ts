@@ -48,6 +48,19 @@ describe('portfolio backtests', () => {
     const doc = JSON.parse(readFileSync(json, 'utf8')) as { by_instrument: Row[]; fills: Array<{ instrument: string }> };
     expect(doc.by_instrument.map((r) => r.instrument)).toEqual(['AAA', 'BBB']);
     expect(doc.by_instrument.every((r) => r.fills > 0)).toBe(true);
-    await expect(cli(['--data', folder, '--param', 'qty=10', '--sweep', 'fast=3,4'])).rejects.toThrow(/--sweep: runs one instrument; this data holds 2 \(AAA, BBB, \.\.\.\): pick one with --param instrument=AAA/);
+  }, 60_000);
+
+  it('sweeps a portfolio: each combination runs every instrument on one account, as the single run does', async () => {
+    const folder = join(dir, 'two');
+    const single = join(dir, 'single.json');
+    await cli(['--data', folder, '--param', 'qty=10', '--param', 'fast=3', '--param', 'slow=12', '--charges', 'none', '--json', single]);
+    const swept = join(dir, 'swept.json');
+    await cli(['--data', folder, '--param', 'qty=10', '--param', 'slow=12', '--sweep', 'fast=3,4', '--charges', 'none', '--workers', '1', '--json', swept]);
+    const one = JSON.parse(readFileSync(single, 'utf8')) as { metrics: Record<string, unknown>; final_equity: number };
+    const doc = JSON.parse(readFileSync(swept, 'utf8')) as { rows: Array<{ params: { fast: number }; metrics: Record<string, unknown>; finalEquity: number }> };
+    expect(doc.rows).toHaveLength(2);
+    const fast3 = doc.rows.find((r) => r.params.fast === 3)!;
+    expect(fast3.metrics).toEqual(one.metrics);
+    expect(fast3.finalEquity).toBe(one.final_equity);
   }, 60_000);
 });
