@@ -437,8 +437,19 @@ export class Engine {
   /** Cancels every working order and closes every position at market; resolves when flat or at the timeout. */
   async flatten(reason: string, timeoutMs = 10_000): Promise<void> {
     this.log.info({ reason }, 'engine: flattening');
+    const end = this.clock.now() + timeoutMs;
+    // An order the broker reports filled whose fills are still being read is not in the position
+    // yet: flattening before it settles would leave that position open (a stop would walk away
+    // holding it). Wait for it, within the same time budget.
+    await this.waitFor(() => this.orders.settling().length === 0, timeoutMs);
     this.execution.flattenAll('operator');
-    await this.waitFor(() => this.portfolio.positions().length === 0 && this.orders.openCount() === 0, timeoutMs);
+    const done = (): boolean => this.portfolio.positions().length === 0 && this.orders.openCount() === 0 && this.orders.settling().length === 0;
+    await this.waitFor(() => done() || (this.orders.openCount() === 0 && this.orders.settling().length === 0), Math.max(0, end - this.clock.now()));
+    // A fill booked while the closing orders worked (a late partial, say) leaves a remainder: once more.
+    if (!done() && this.orders.openCount() === 0 && this.portfolio.positions().length > 0 && this.clock.now() < end) {
+      this.execution.flattenAll('operator');
+      await this.waitFor(done, Math.max(0, end - this.clock.now()));
+    }
   }
 
   /** Saves every strategy's state (call periodically; done at stop). */

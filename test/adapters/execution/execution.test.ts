@@ -286,6 +286,26 @@ describe('operator actions', () => {
     h.engine.resume();
     expect(h.engine.summary()).toMatchObject({ tradingState: 'active', killSwitch: false, openOrders: 0, venue: 'recording' });
   });
+
+  it('flatten waits for an order whose fills are still being read, then closes that position too', async () => {
+    const a = handle();
+    const h = await harness({ strategies: [{ id: 's1', strategy: a.strategy }], venue: { async: true, autoFill: (r) => (r.orderType === 'MARKET' ? 100_00 : undefined) } });
+    h.tick(100_00);
+    const tag = a.h.ctx!.buy('NSE_2885', 10, { limitPrice: 100_00 });
+    await h.engine.execution.idle();
+    await h.clock.advanceByAsync(0);
+    const orderId = h.engine.orders.get(tag)!.orderId!;
+    // The broker says FILLED; the trade has not been read yet: the order is settling, the position flat.
+    h.venue.emit({ kind: 'order', order: { orderId, tag, status: 'FILLED', filledQty: 10, avgPrice: 100_00, instrument: 'NSE_2885', side: 'BUY', qty: 10, orderType: 'LIMIT', ts: h.clock.now() } });
+    expect(h.engine.orders.get(tag)).toMatchObject({ status: 'FILLED', settling: true });
+    expect(h.engine.portfolio.netQty('NSE_2885')).toBe(0);
+    const flattened = h.engine.flatten('stop', 5_000);
+    // The fill is read a moment later.
+    h.venue.emit({ kind: 'fill', fill: { fillId: 'BROKER-7', orderId, instrument: 'NSE_2885', side: 'BUY', qty: 10, price: 100_00, ts: h.clock.now() } });
+    await flattened;
+    expect(h.venue.writesOf('place').map((w) => [w.req.side, w.req.qty, w.req.orderType])).toEqual([['BUY', 10, 'LIMIT'], ['SELL', 10, 'MARKET']]);
+    expect(h.engine.portfolio.netQty('NSE_2885')).toBe(0);
+  });
 });
 
 describe('restart', () => {
