@@ -50,6 +50,9 @@ export class OrderStateMachine implements ForgetHooks {
   private readonly records = new Map<string, OrderRecord>();
   private readonly byOrderId = new Map<string, OrderRecord>();
   private readonly open = new Set<OrderRecord>();
+  /** Open orders per instrument (creation order) and the open entries: asked on every tick that trades, never a walk over all. */
+  private readonly openIn = new Map<string, Set<OrderRecord>>();
+  private openEntries = 0;
   /** Fills booked once each, and the orders whose reported fills run ahead of them (fill-ledger.ts). */
   private readonly fills: FillLedger;
   private readonly orphanStates = new OrphanBuffer<VenueOrderState>(MAX_ORPHANS);
@@ -91,7 +94,7 @@ export class OrderStateMachine implements ForgetHooks {
     if (this.records.has(o.tag)) throw new RangeError(`order ${o.tag} is already tracked`);
     const rec = newRecord(o);
     this.records.set(o.tag, rec);
-    this.open.add(rec);
+    this.addOpen(rec);
     if (o.parentTag !== undefined) this.smartParents.add(o.parentTag);
     if (o.replaces) {
       const old = this.records.get(o.replaces);
@@ -263,16 +266,16 @@ export class OrderStateMachine implements ForgetHooks {
   }
 
   openCount(): number {
-    let n = 0;
-    for (const r of this.open) if (r.leg === undefined || r.leg === 'entry') n++;
-    return n;
+    return this.openEntries;
   }
 
   /** Remaining quantity of working orders on one side of an instrument (smart legs excluded: they only ever reduce). */
   workingQty(instrument: string, side: Side): number {
     let q = 0;
-    for (const r of this.open) {
-      if (r.instrument === instrument && r.side === side && (r.leg === undefined || r.leg === 'entry')) q += r.qty - Math.max(r.fillQty, r.reportedFilled);
+    const open = this.openIn.get(instrument);
+    if (open === undefined) return 0;
+    for (const r of open) {
+      if (r.side === side && isEntry(r)) q += r.qty - Math.max(r.fillQty, r.reportedFilled);
     }
     return q;
   }
@@ -280,8 +283,10 @@ export class OrderStateMachine implements ForgetHooks {
   /** Working orders, optionally of one strategy and/or instrument. */
   openOrders(strategyId?: string, instrument?: string): OrderSnapshot[] {
     const out: OrderSnapshot[] = [];
-    for (const r of this.open) {
-      if ((strategyId === undefined || r.strategyId === strategyId) && (instrument === undefined || r.instrument === instrument)) out.push(r.snapshot);
+    const open = instrument === undefined ? this.open : this.openIn.get(instrument);
+    if (open === undefined) return out;
+    for (const r of open) {
+      if (strategyId === undefined || r.strategyId === strategyId) out.push(r.snapshot);
     }
     return out;
   }
@@ -458,11 +463,27 @@ export class OrderStateMachine implements ForgetHooks {
     for (const f of fills ?? []) this.applyFill(f);
   }
 
+  private addOpen(rec: OrderRecord): void {
+    this.open.add(rec);
+    const inInstrument = this.openIn.get(rec.instrument);
+    if (inInstrument) inInstrument.add(rec);
+    else this.openIn.set(rec.instrument, new Set([rec]));
+    if (isEntry(rec)) this.openEntries++;
+  }
+
+  private removeOpen(rec: OrderRecord): void {
+    if (!this.open.delete(rec)) return;
+    const inInstrument = this.openIn.get(rec.instrument);
+    inInstrument?.delete(rec);
+    if (inInstrument?.size === 0) this.openIn.delete(rec.instrument);
+    if (isEntry(rec)) this.openEntries--;
+  }
+
   private publish(rec: OrderRecord): void {
     const snap = snapshotOf(rec);
     rec.snapshot = snap;
     const terminal = isTerminalStatus(rec.status);
-    if (terminal) this.open.delete(rec);
+    if (terminal) this.removeOpen(rec);
     this.fills.track(rec);
     if (terminal && !rec.evictable) this.finished.add(rec);
     this.bus.publish({ type: 'order', ts: this.clock.now(), order: snap });
@@ -478,4 +499,9 @@ export function sameVenueOrder(a: string, b: string): boolean {
   if (a === b) return true;
   const [bare, full] = isBareId(a) ? [a, b] : isBareId(b) ? [b, a] : [undefined, undefined];
   return bare !== undefined && full !== undefined && !isBareId(full) && full.endsWith(bare) && /[^0-9]$/.test(full.slice(0, full.length - bare.length));
+}
+
+/** An entry order (not a smart order's stop-loss or target leg). A record's instrument and leg never change. */
+function isEntry(r: OrderRecord): boolean {
+  return r.leg === undefined || r.leg === 'entry';
 }
