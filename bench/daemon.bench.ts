@@ -12,6 +12,13 @@
  * two processes share the machine's cores, so ticks/s is still the capacity of simulator + daemon
  * on this machine (a lower bound for the daemon alone).
  *
+ * Where a slow tick-to-order sample's time went, since wall time on a shared machine counts other
+ * processes' turns: each sample is checked against this process's GC pauses (PerformanceObserver)
+ * and its involuntary context switches (preempted by another process), and the p99 is printed
+ * over all samples and over those with neither (the path itself). The daemon's CPU per tick and
+ * its GC pauses in the window are load-independent companions; `ticks handled` says what share of
+ * the market's ticks reached the daemon (a simulator starved of CPU falls behind and conflates).
+ *
  * Knobs (environment): TARANG_BENCH_SPEED (market ms per wall ms, default 400),
  * TARANG_BENCH_TICK_MS (market ms between ticks of one instrument, default 60000),
  * TARANG_BENCH_MINUTES (simulated minutes from the open, default the whole session: 375),
@@ -23,7 +30,8 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { PerformanceObserver, constants as perfConstants } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeHeapSnapshot } from 'node:v8';
@@ -125,7 +133,7 @@ export async function run(): Promise<BenchResult[]> {
   const preOpenMs = Number(process.env['TARANG_BENCH_PREOPEN_MIN'] ?? 45) * 60_000;
   const { child: sim, ready } = await SimChild.start({ start: open - preOpenMs, speed, tickMs, nseEquities: 2400, bseEquities: 1000 });
   try {
-    return await measure(sim, ready, { open, speed, minutes });
+    return await measure(sim, ready, { open, speed, minutes, tickMs });
   } finally {
     await sim.stop();
   }
@@ -134,7 +142,7 @@ export async function run(): Promise<BenchResult[]> {
 async function measure(
   sim: SimChild,
   ready: Extract<SimChildMessage, { type: 'ready' }>,
-  o: { open: number; speed: number; minutes: number },
+  o: { open: number; speed: number; minutes: number; tickMs: number },
 ): Promise<BenchResult[]> {
   const cr = ready.credentials;
   for (const v of Object.values(cr)) registerSecret(v);
@@ -148,7 +156,17 @@ async function measure(
     .slice(0, INSTRUMENTS);
   if (codes.length < INSTRUMENTS) throw new Error(`the simulator lists only ${codes.length} equities`);
 
-  const latencies: number[] = [];
+  // Each sample with when it started and whether the process was preempted meanwhile, and every
+  // GC pause of this process, to say where a slow sample's time went.
+  const samples: { seconds: number; startedAt: number; preemptions: number }[] = [];
+  const gcs: { start: number; end: number; major: boolean }[] = [];
+  const gcObserver = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const kind = (e as unknown as { detail?: { kind?: number } }).detail?.kind;
+      gcs.push({ start: e.startTime, end: e.startTime + e.duration, major: kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR });
+    }
+  });
+  gcObserver.observe({ entryTypes: ['gc'] });
   const config = DaemonConfigSchema.parse({
     strategies: [{ id: 'sampler', strategy: 'bench-sampler', params: { instruments: codes, every: Number(process.env['TARANG_BENCH_EVERY'] ?? 997) } }],
     stateDir: mkdtempSync(join(tmpdir(), 'tarang-bench-')),
@@ -173,7 +191,7 @@ async function measure(
       totpSecret: cr['totp_secret'],
       rateLimits: { orders: { perWindow: 1000, windowMs: 1000 }, nonTrading: { perWindow: 1000, windowMs: 1000 } },
     },
-    latencySink: (s) => latencies.push(s),
+    latencySink: (seconds, d) => samples.push({ seconds, startedAt: d.startedAt, preemptions: d.preemptions }),
   });
   await daemon.start();
 
@@ -188,7 +206,11 @@ async function measure(
   const ticks0 = daemon.stats.snapshot().ticks;
   const market0 = clock.now();
   const wall0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  const load0 = loadavg()[0]!;
   let heapMid: number | undefined;
+  /** When the bench itself forced full GCs (the mid-day heap figure): not the daemon's pauses. */
+  const forced: { start: number; end: number }[] = [];
   let simMid = NaN;
   let ticksMid = 0;
   const mid = market0 + (end - market0) / 2;
@@ -202,12 +224,17 @@ async function measure(
       process.stderr.write(`daemon clock ${new Date(clock.now()).toISOString()} sim clock ${new Date(simNow).toISOString()} ticks ${daemon.stats.snapshot().ticks}\n`);
     }
     if (heapMid === undefined && clock.now() >= mid) {
+      const forced0 = performance.now();
       heapMid = heapMb();
+      forced.push({ start: forced0, end: performance.now() });
       ticksMid = daemon.stats.snapshot().ticks - ticks0;
       simMid = await sim.heapMb();
     }
   }
-  const wall = (performance.now() - wall0) / 1000;
+  const wallEnd = performance.now();
+  const wall = (wallEnd - wall0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const load1 = loadavg()[0]!;
   const s = daemon.stats.snapshot();
   const ticks = s.ticks - ticks0;
   const simMinutes = (clock.now() - market0) / 60_000;
@@ -223,19 +250,64 @@ async function measure(
   await new Promise((r) => setTimeout(r, Number(process.env['TARANG_BENCH_SETTLE_MS'] ?? 10_000)));
   const heapSettled = heapMb();
   await daemon.stop('bench done', 'none');
+  gcObserver.disconnect();
 
-  latencies.sort((a, b) => a - b);
+  // Where the slow samples went: a GC pause inside the sample, the process preempted meanwhile
+  // (another process on the core), or neither (the path itself, or a burst of orders).
+  const inWindow = samples.filter((x) => x.startedAt >= wall0 && x.startedAt <= wallEnd);
+  const overlapsGc = (x: { seconds: number; startedAt: number }): boolean => {
+    const end = x.startedAt + x.seconds * 1000;
+    return gcs.some((g) => g.start < end && g.end > x.startedAt);
+  };
+  const gcHit = inWindow.filter(overlapsGc);
+  const preempted = inWindow.filter((x) => x.preemptions > 0);
+  const clean = inWindow.filter((x) => x.preemptions === 0 && !overlapsGc(x)).map((x) => x.seconds).sort((a, b) => a - b);
+  const latencies = inWindow.map((x) => x.seconds).sort((a, b) => a - b);
+  const windowGcs = gcs.filter((g) => g.start >= wall0 && g.start <= wallEnd && !forced.some((f) => g.start >= f.start && g.start <= f.end));
+  const gcMs = windowGcs.reduce((a, g) => a + (g.end - g.start), 0);
+  const gcMax = windowGcs.reduce((a, g) => Math.max(a, g.end - g.start), 0);
+  const majors = windowGcs.filter((g) => g.major).length;
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  // One tick per instrument every tickMs of market time: what the market made for the daemon.
+  const offered = (INSTRUMENTS * simMinutes * 60_000) / o.tickMs;
   // The first half settles caches and JIT; the second half is the steady state a long run sees.
   const per100k = (mb: number, n: number): string => (n > 0 ? `${((mb / n) * 100_000).toFixed(2)} MB per 100k ticks` : 'n/a');
   const secondHalf = ticks - ticksMid;
   return [
     { metric: 'instruments subscribed', value: codes.length, unit: 'instruments' },
     { metric: 'simulated market time', value: simMinutes, unit: 'minutes', note: `x${o.speed}, ${wall.toFixed(1)} s wall` },
-    { metric: 'ticks handled', value: ticks, unit: 'ticks' },
+    {
+      metric: 'ticks handled',
+      value: ticks,
+      unit: 'ticks',
+      note: `${((ticks / offered) * 100).toFixed(1)}% of the ${Math.round(offered).toLocaleString('en-US')} the market made (the simulator conflates ticks for a reader that falls behind, and falls behind itself when starved of CPU)`,
+    },
     { metric: 'ticks/s handled (WS decode -> bus -> strategy)', value: ticks / wall, unit: 'ticks/s', note: 'simulator in another process on the same machine' },
+    { metric: 'daemon CPU per tick handled (whole process)', value: ticks > 0 ? (cpuSeconds / ticks) * 1e6 : NaN, unit: 'us', lowerIsBetter: true, note: `${cpuSeconds.toFixed(2)} CPU s over ${wall.toFixed(1)} s wall: WS read, decode, engine, orders, GC` },
     { metric: 'orders / fills', value: s.orders, unit: 'orders', note: `${s.fills} fills, ${s.denials} denied` },
     { metric: 'tick-to-order latency p50', value: quantile(latencies, 0.5) * 1e6, unit: 'us', lowerIsBetter: true },
-    { metric: 'tick-to-order latency p99', value: quantile(latencies, 0.99) * 1e6, unit: 'us', lowerIsBetter: true, note: `${latencies.length} samples` },
+    {
+      metric: 'tick-to-order latency p99',
+      value: quantile(latencies, 0.99) * 1e6,
+      unit: 'us',
+      target: 1000,
+      lowerIsBetter: true,
+      note: `${latencies.length} samples in the window, load average ${load0.toFixed(1)} -> ${load1.toFixed(1)} on ${availableParallelism()} cores; ${gcHit.length} inside a GC pause, ${preempted.length} preempted`,
+    },
+    {
+      metric: 'tick-to-order p99 without GC or preemption',
+      value: quantile(clean, 0.99) * 1e6,
+      unit: 'us',
+      target: 1000,
+      lowerIsBetter: true,
+      note: `${clean.length} samples: the path itself (p90 ${(quantile(clean, 0.9) * 1e6).toFixed(0)}, max ${((clean[clean.length - 1] ?? NaN) * 1e6).toFixed(0)} us)`,
+    },
+    {
+      metric: 'daemon GC pauses in the window',
+      value: windowGcs.length,
+      unit: 'pauses',
+      note: `${gcMs.toFixed(0)} ms in all (${((gcMs / 1000 / wall) * 100).toFixed(1)}% of wall), longest ${gcMax.toFixed(2)} ms, ${majors} major (the bench's own forced GCs left out); ${ticks > 0 ? ((gcMs / ticks) * 1000).toFixed(1) : 'n/a'} us per tick`,
+    },
     { metric: 'daemon heap after GC at start', value: heapStart, unit: 'MB', lowerIsBetter: true },
     { metric: 'daemon heap after GC mid-day', value: heapMid ?? NaN, unit: 'MB', lowerIsBetter: true },
     {

@@ -30,7 +30,7 @@ import { journaledTags, writeJournalEntry } from '../adapters/execution/order-jo
 import { parseTag } from '../adapters/execution/tags.js';
 import type { DaemonConfig, ShutdownAction } from './config.js';
 import { HealthTracker } from './health.js';
-import { DaemonObservers } from './observers.js';
+import { DaemonObservers, type LatencySink } from './observers.js';
 import { createOpsServer } from './ops-control.js';
 import { nextDayOpen, SessionClose, type NextSessionOpen } from './session-close.js';
 import type { BrokerSession } from './parts.js';
@@ -77,7 +77,7 @@ export interface DaemonOptions {
    */
   readonly timeScale?: number;
   /** Receives every tick-to-order latency sample, seconds (the bench); the histogram gets them too. */
-  readonly latencySink?: (seconds: number) => void;
+  readonly latencySink?: LatencySink;
   /** Whether the market is open at a time (health: stale ticks). */
   readonly marketOpen?: (ts: number) => boolean;
   /** The next session open after a time (the calendar); default 09:15 IST the next day. */

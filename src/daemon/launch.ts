@@ -24,6 +24,7 @@ import { brokerSession } from './broker-session.js';
 import { PaperSchema, type DaemonConfig, type PaperConfig } from './config.js';
 import { Daemon, type DaemonMode } from './daemon.js';
 import type { Engine } from '../engine/engine.js';
+import type { LatencySink } from './observers.js';
 import { paceClock, type Pacer } from './pacer.js';
 
 export interface LaunchOptions {
@@ -49,7 +50,7 @@ export interface LaunchOptions {
   /** A store shared across daemon restarts in one process (tests). */
   readonly store?: Store;
   /** Tick-to-order latency samples, seconds (bench). */
-  readonly latencySink?: (seconds: number) => void;
+  readonly latencySink?: LatencySink;
   /** Instrument master sources. Default equity + index (+ fno for live). */
   readonly sources?: readonly MasterSource[];
   /**

@@ -26,9 +26,21 @@ export interface BusObserversOptions {
   readonly recorder: EventRecorder | undefined;
   /** Whether ticks are recorded too. */
   readonly recordTicks: boolean;
-  /** Receives every tick-to-order latency sample, seconds. */
-  readonly latencySink?: ((seconds: number) => void) | undefined;
+  /** Receives every tick-to-order latency sample, seconds, with when it started and what interrupted it (the bench). */
+  readonly latencySink?: LatencySink | undefined;
 }
+
+/**
+ * What the bench needs to say where a slow sample's time went: when it started (performance.now()
+ * ms, to match against GC pauses) and how many times the process was preempted meanwhile
+ * (involuntary context switches of the whole process, so an upper bound for the tick's thread).
+ */
+export interface LatencyDetail {
+  readonly startedAt: number;
+  readonly preemptions: number;
+}
+
+export type LatencySink = (seconds: number, detail: LatencyDetail) => void;
 
 /** The terminal status display: where it writes, its label and refresh, trading symbols for names. */
 export interface DisplayOptions {
@@ -43,6 +55,8 @@ export class DaemonObservers {
   /** The terminal status display, when one was asked for. */
   readonly display: StatusDisplay | undefined;
   private tickStart: number | undefined;
+  /** Involuntary context switches at the tick's start (only counted when a sink asks for samples). */
+  private switchesAtStart = 0;
   private readonly timedTags = new Set<string>();
   private lastBroker = { rateLimited: 0, serverErrors: 0, reconnects: 0 };
 
@@ -87,6 +101,8 @@ export class DaemonObservers {
 
   /** Publishes a tick into the engine, timing the orders it causes. */
   tick(engine: Engine, t: TickEvent): void {
+    // A syscall per tick: only for the bench's sink, and read before the clock starts.
+    if (this.o.latencySink) this.switchesAtStart = process.resourceUsage().involuntaryContextSwitches;
     this.tickStart = performance.now();
     try {
       engine.publishTick(t);
@@ -102,7 +118,8 @@ export class DaemonObservers {
     if (this.timedTags.size > 10_000) this.timedTags.clear();
     const seconds = (performance.now() - this.tickStart) / 1000;
     this.o.metrics.tickToOrder.observe(seconds);
-    this.o.latencySink?.(seconds);
+    const sink = this.o.latencySink;
+    if (sink) sink(seconds, { startedAt: this.tickStart, preemptions: process.resourceUsage().involuntaryContextSwitches - this.switchesAtStart });
   }
 
   /** Adds what the broker session counted since the last poll (429s, 5xx, reconnects) to the metrics. */

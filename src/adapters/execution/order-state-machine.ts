@@ -57,6 +57,9 @@ export class OrderStateMachine implements ForgetHooks {
   private readonly records = new Map<string, OrderRecord>();
   private readonly byOrderId = new Map<string, OrderRecord>();
   private readonly open = new Set<OrderRecord>();
+  /** Open orders per instrument (creation order) and the open entries: asked on every tick that trades, never a walk over all. */
+  private readonly openIn = new Map<string, Set<OrderRecord>>();
+  private openEntries = 0;
   /** Fills booked once each, and the orders whose reported fills run ahead of them (fill-ledger.ts). */
   private readonly fills: FillLedger;
   private readonly orphanStates = new OrphanBuffer<VenueOrderState>(MAX_ORPHANS);
@@ -98,7 +101,7 @@ export class OrderStateMachine implements ForgetHooks {
     if (this.records.has(o.tag)) throw new RangeError(`order ${o.tag} is already tracked`);
     const rec = newRecord(o);
     this.records.set(o.tag, rec);
-    this.open.add(rec);
+    this.addOpen(rec);
     if (o.parentTag !== undefined) this.smartParents.add(o.parentTag);
     if (o.replaces) {
       const old = this.records.get(o.replaces);
@@ -270,17 +273,17 @@ export class OrderStateMachine implements ForgetHooks {
   }
 
   openCount(): number {
-    let n = 0;
-    // An auto-sliced order counts as its slices (the orders the venue holds).
-    for (const r of this.open) if ((r.leg === undefined || r.leg === 'entry') && r.slices === undefined) n++;
-    return n;
+    // An auto-sliced order counts as its slices (the orders the venue holds): see isWorkingEntry.
+    return this.openEntries;
   }
 
   /** Remaining quantity of working orders on one side of an instrument (smart legs excluded: they only ever reduce). */
   workingQty(instrument: string, side: Side): number {
     let q = 0;
-    for (const r of this.open) {
-      if (r.instrument === instrument && r.side === side && (r.leg === undefined || r.leg === 'entry') && r.slices === undefined) q += r.qty - Math.max(r.fillQty, r.reportedFilled);
+    const open = this.openIn.get(instrument);
+    if (open === undefined) return 0;
+    for (const r of open) {
+      if (r.side === side && isWorkingEntry(r)) q += r.qty - Math.max(r.fillQty, r.reportedFilled);
     }
     return q;
   }
@@ -291,9 +294,11 @@ export class OrderStateMachine implements ForgetHooks {
    */
   openOrders(strategyId?: string, instrument?: string): OrderSnapshot[] {
     const out: OrderSnapshot[] = [];
-    for (const r of this.open) {
+    const open = instrument === undefined ? this.open : this.openIn.get(instrument);
+    if (open === undefined) return out;
+    for (const r of open) {
       if (r.sliceOf !== undefined) continue;
-      if ((strategyId === undefined || r.strategyId === strategyId) && (instrument === undefined || r.instrument === instrument)) out.push(r.snapshot);
+      if (strategyId === undefined || r.strategyId === strategyId) out.push(r.snapshot);
     }
     return out;
   }
@@ -504,11 +509,27 @@ export class OrderStateMachine implements ForgetHooks {
     for (const f of fills ?? []) this.applyFill(f);
   }
 
+  private addOpen(rec: OrderRecord): void {
+    this.open.add(rec);
+    const inInstrument = this.openIn.get(rec.instrument);
+    if (inInstrument) inInstrument.add(rec);
+    else this.openIn.set(rec.instrument, new Set([rec]));
+    if (isWorkingEntry(rec)) this.openEntries++;
+  }
+
+  private removeOpen(rec: OrderRecord): void {
+    if (!this.open.delete(rec)) return;
+    const inInstrument = this.openIn.get(rec.instrument);
+    inInstrument?.delete(rec);
+    if (inInstrument?.size === 0) this.openIn.delete(rec.instrument);
+    if (isWorkingEntry(rec)) this.openEntries--;
+  }
+
   private publish(rec: OrderRecord): void {
     const snap = snapshotOf(rec);
     rec.snapshot = snap;
     const terminal = isTerminalStatus(rec.status);
-    if (terminal) this.open.delete(rec);
+    if (terminal) this.removeOpen(rec);
     this.fills.track(rec);
     if (terminal && !rec.evictable) this.finished.add(rec);
     this.bus.publish({ type: 'order', ts: this.clock.now(), order: snap });
@@ -524,4 +545,13 @@ export function sameVenueOrder(a: string, b: string): boolean {
   if (a === b) return true;
   const [bare, full] = isBareId(a) ? [a, b] : isBareId(b) ? [b, a] : [undefined, undefined];
   return bare !== undefined && full !== undefined && !isBareId(full) && full.endsWith(bare) && /[^0-9]$/.test(full.slice(0, full.length - bare.length));
+}
+
+/**
+ * An order the venue holds as an entry: not a smart order's stop-loss or target leg, and not an
+ * auto-sliced order (its slices are the orders the venue holds, and count instead). A record's
+ * instrument, leg and slicing never change, so the counts kept by addOpen/removeOpen stay exact.
+ */
+function isWorkingEntry(r: OrderRecord): boolean {
+  return (r.leg === undefined || r.leg === 'entry') && r.slices === undefined;
 }

@@ -277,4 +277,31 @@ describe('smart-order legs', () => {
     expect(sm.get('p1.sl')).toMatchObject({ orderId: 'GTT-1', status: 'FILLED', filledQty: 10 });
     expect(fills.map((f) => [f.tag, f.side])).toEqual([['p1.sl', 'SELL']]);
   });
+  it('lists open orders per strategy and instrument in creation order, counts entries only, and sums working quantity per side', () => {
+    const { sm } = setup();
+    const order = (tag: string, strategyId: string, instrument: string, side: 'BUY' | 'SELL', qty: number, leg?: 'entry' | 'stopLoss' | 'target') =>
+      sm.create({ tag, strategyId, instrument, side, qty, orderType: 'LIMIT', product: 'INTRADAY', validity: 'DAY', limitPrice: 100_00, ...(leg ? { leg, parentTag: 'p1' } : {}) });
+    order('a1', 's', 'NSE_1594', 'BUY', 5);
+    order('b1', 't', 'NSE_2885', 'SELL', 7);
+    order('p1.sl', 's', 'NSE_2885', 'SELL', 10, 'stopLoss');
+    order('a2', 's', 'NSE_2885', 'BUY', 3);
+    expect(sm.openOrders('s', 'NSE_2885').map((o) => o.tag)).toEqual(['tr1-1', 'p1.sl', 'a2']);
+    expect(sm.openOrders(undefined, 'NSE_2885').map((o) => o.tag)).toEqual(['tr1-1', 'b1', 'p1.sl', 'a2']);
+    expect(sm.openOrders('s').map((o) => o.tag)).toEqual(['tr1-1', 'a1', 'p1.sl', 'a2']);
+    expect(sm.openOrders('s', 'NSE_11536')).toEqual([]);
+    // The stop-loss leg only ever reduces: not an open entry, not working quantity.
+    expect(sm.openCount()).toBe(4);
+    expect(sm.workingQty('NSE_2885', 'BUY')).toBe(13);
+    expect(sm.workingQty('NSE_2885', 'SELL')).toBe(7);
+    sm.rejected('tr1-1', 'test');
+    sm.rejected('p1.sl', 'test');
+    sm.rejected('p1.sl', 'test again');
+    expect(sm.openOrders('s', 'NSE_2885').map((o) => o.tag)).toEqual(['a2']);
+    expect(sm.openCount()).toBe(3);
+    expect(sm.workingQty('NSE_2885', 'BUY')).toBe(3);
+    sm.rejected('a1', 'test');
+    expect(sm.openOrders(undefined, 'NSE_1594')).toEqual([]);
+    expect(sm.openOrders().map((o) => o.tag)).toEqual(['b1', 'a2']);
+    expect(sm.openCount()).toBe(2);
+  });
 });
