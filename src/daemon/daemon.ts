@@ -12,7 +12,7 @@
  */
 import type { Subscription } from 'rxjs';
 import type { Clock, TimerHandle } from '../core/clock.js';
-import type { TickEvent } from '../core/events.js';
+import type { LifecycleEvent, TickEvent } from '../core/events.js';
 import { describeError } from '../core/errors.js';
 import { InstrumentTable } from '../core/instruments.js';
 import type { Logger } from '../core/log.js';
@@ -21,7 +21,7 @@ import type { Store } from '../core/store.js';
 import { formatIst, istDate, istDateTime } from '../core/time.js';
 import { createStore } from '../adapters/redis/create-store.js';
 import { RedisStore } from '../adapters/redis/store.js';
-import { Alerter, AlertCode } from '../adapters/ops/alerter.js';
+import { Alerter, AlertCode, STORE_SOURCE } from '../adapters/ops/alerter.js';
 import { DaemonMetrics } from '../adapters/ops/metrics.js';
 import type { OpsServer } from '../adapters/ops/server.js';
 import { WebhookNotifier } from '../adapters/ops/webhook.js';
@@ -44,6 +44,13 @@ import { needsDerivatives, prepareStrategies } from './option-strategies.js';
 import { IMPLAUSIBLE_LIMIT, reportRiskLimits } from './risk-limits.js';
 import { warmUpFromHistory } from './warm-up.js';
 import { join } from 'node:path';
+
+/** The store's connection change as a lifecycle event (source `store`, see the alerter). */
+function storeLifecycle(state: 'ready' | 'reconnecting', ts: number): LifecycleEvent {
+  return state === 'ready'
+    ? { type: 'lifecycle', ts, phase: 'connected', source: STORE_SOURCE, cause: 'reconnected' }
+    : { type: 'lifecycle', ts, phase: 'disconnected', source: STORE_SOURCE, cause: 'dropped' };
+}
 
 export const DaemonMode = { LIVE: 'live', PAPER: 'paper' } as const;
 export type DaemonMode = (typeof DaemonMode)[keyof typeof DaemonMode];
@@ -124,16 +131,18 @@ export class Daemon {
     this.health = new HealthTracker({
       clock: options.clock,
       staleTickMs: 60_000 * scale,
-      critical: (source) => source.startsWith('venue:'),
+      critical: (source) => source.startsWith('venue:') || source === 'ws:orders',
       tradingState: () => this.engine?.tradingState(),
       ...(options.marketOpen ? { marketOpen: options.marketOpen } : {}),
       storeState: () => (this.store instanceof RedisStore ? this.store.connectionState : 'ready'),
+      streams: () => options.session.stats().streams,
       extra: () => ({ mode: options.mode, daemon: this.stateValue }),
     });
     this.alerter = new Alerter({
       clock: options.clock,
       log: options.log,
       disconnectAlertMs: c.alerts.disconnectAfterSeconds * 1000 * scale,
+      reconnects: { count: c.alerts.reconnects.count, windowMs: c.alerts.reconnects.windowSeconds * 1000 * scale },
       ...(c.alerts.webhook ? { webhook: new WebhookNotifier({ url: c.alerts.webhook, log: options.log }) } : {}),
       publish: (a) => (this.engine ? this.engine.bus.publish(a) : this.alerter.observe(a)),
     });
@@ -239,11 +248,16 @@ export class Daemon {
 
       if (this.store instanceof RedisStore) {
         const store = this.store;
-        this.offReconnect = store.onReconnect(() => {
+        const offReconnect = store.onReconnect(() => {
           this.metrics.reconnects.inc({ connection: 'store' });
           // The server may have restarted empty: write everything we hold again.
           void this.repersist(engine, store);
         });
+        // Health and alerts follow the store like any connection (STORE_DISCONNECTED when it stays down).
+        const offState = store.onConnectionState((state) => {
+          if (state === 'ready' || state === 'reconnecting') engine.bus.publish(storeLifecycle(state, clock.now()));
+        });
+        this.offReconnect = () => (offReconnect(), offState());
       }
 
       this.feedSub = session.feed.events$.subscribe({

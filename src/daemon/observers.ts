@@ -105,7 +105,10 @@ export class DaemonObservers {
     this.o.latencySink?.(seconds);
   }
 
-  /** Adds what the broker session counted since the last poll (429s, 5xx, reconnects) to the metrics. */
+  /**
+   * Adds what the broker session counted since the last poll (429s, 5xx, reconnects) to the
+   * metrics, and whether token generation is stopped to alerts.
+   */
   pollBroker(s: BrokerStats): void {
     const { metrics } = this.o;
     const last = this.lastBroker;
@@ -113,5 +116,7 @@ export class DaemonObservers {
     if (s.serverErrors > last.serverErrors) metrics.serverErrors.inc({ api: 'all' }, s.serverErrors - last.serverErrors);
     if (s.reconnects > last.reconnects) metrics.reconnects.inc({ connection: 'broker' }, s.reconnects - last.reconnects);
     this.lastBroker = { rateLimited: s.rateLimited, serverErrors: s.serverErrors, reconnects: s.reconnects };
+    // Lockout risk while running: a refused token cannot be replaced while generation is stopped.
+    this.o.alerter.tokenState(s.tokenBlocked);
   }
 }

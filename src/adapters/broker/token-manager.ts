@@ -167,6 +167,15 @@ export class TokenManager implements TokenSource {
     return this.current?.expiresAt;
   }
 
+  /**
+   * Why token generation is stopped (a rejected code, a lock, a wrong mpin: see BlockReason), or
+   * undefined. While set, a refused token cannot be replaced: the daemon alerts on it.
+   */
+  get blockedReason(): { readonly reason: string; readonly message: string } | undefined {
+    const b = this.blocked;
+    return b ? { reason: String(b.context['reason']), message: b.message } : undefined;
+  }
+
   /** Clears a block after the user fixed its cause (new secret, clock synced, lock expired). */
   unblock(): void {
     this.blocked = undefined;

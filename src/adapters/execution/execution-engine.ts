@@ -223,8 +223,9 @@ export class ExecutionEngine implements HeldChanges, LegRouter {
         this.reconciler.settleExpired(u.position);
         return;
       case 'connection':
-        this.bus.publish({ type: 'lifecycle', ts: u.ts, phase: u.connected ? 'connected' : 'disconnected', source: `venue:${this.venue.name}`, ...(u.detail ? { detail: u.detail } : {}) });
-        if (u.connected) void this.reconciler.resync('reconnected');
+        this.bus.publish({ type: 'lifecycle', ts: u.ts, phase: u.connected ? 'connected' : 'disconnected', source: `venue:${this.venue.name}`, ...(u.detail ? { detail: u.detail } : {}), ...(u.cause ? { cause: u.cause } : {}) });
+        // Frames flowing again after a stall come on a connection that was already resynced at its open.
+        if (u.connected && u.cause !== 'flowing') void this.reconciler.resync('reconnected');
         return;
     }
   }
