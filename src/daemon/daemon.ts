@@ -12,7 +12,7 @@
  */
 import type { Subscription } from 'rxjs';
 import type { Clock, TimerHandle } from '../core/clock.js';
-import type { LifecycleEvent, TickEvent } from '../core/events.js';
+import type { TickEvent } from '../core/events.js';
 import { describeError } from '../core/errors.js';
 import { InstrumentTable } from '../core/instruments.js';
 import type { Logger } from '../core/log.js';
@@ -21,15 +21,14 @@ import type { Store } from '../core/store.js';
 import { formatIst, istDate, istDateTime } from '../core/time.js';
 import { createStore } from '../adapters/redis/create-store.js';
 import { RedisStore } from '../adapters/redis/store.js';
-import { Alerter, AlertCode, STORE_SOURCE } from '../adapters/ops/alerter.js';
+import { Alerter, AlertCode } from '../adapters/ops/alerter.js';
 import { DaemonMetrics } from '../adapters/ops/metrics.js';
 import type { OpsServer } from '../adapters/ops/server.js';
 import { WebhookNotifier } from '../adapters/ops/webhook.js';
 import { Engine } from '../engine/engine.js';
-import { journaledTags, writeJournalEntry } from '../adapters/execution/order-journal.js';
-import { parseTag } from '../adapters/execution/tags.js';
 import type { DaemonConfig, ShutdownAction } from './config.js';
 import { HealthTracker } from './health.js';
+import { repersist, storeLifecycle } from './store-watch.js';
 import { DaemonObservers } from './observers.js';
 import { createOpsServer } from './ops-control.js';
 import { nextDayOpen, SessionClose, type NextSessionOpen } from './session-close.js';
@@ -44,13 +43,6 @@ import { needsDerivatives, prepareStrategies } from './option-strategies.js';
 import { IMPLAUSIBLE_LIMIT, reportRiskLimits } from './risk-limits.js';
 import { warmUpFromHistory } from './warm-up.js';
 import { join } from 'node:path';
-
-/** The store's connection change as a lifecycle event (source `store`, see the alerter). */
-function storeLifecycle(state: 'ready' | 'reconnecting', ts: number): LifecycleEvent {
-  return state === 'ready'
-    ? { type: 'lifecycle', ts, phase: 'connected', source: STORE_SOURCE, cause: 'reconnected' }
-    : { type: 'lifecycle', ts, phase: 'disconnected', source: STORE_SOURCE, cause: 'dropped' };
-}
 
 export const DaemonMode = { LIVE: 'live', PAPER: 'paper' } as const;
 export type DaemonMode = (typeof DaemonMode)[keyof typeof DaemonMode];
@@ -225,6 +217,8 @@ export class Daemon {
         strategies: prepared.specs,
         risk: c.risk,
         execution: c.execution,
+        // The broker's book names each order's strategy: a flushed store still adopts them rightly.
+        strategyKeysInTags: true,
         ...(c.shutdown.intradayExitAt !== undefined ? { intradayExitAt: c.shutdown.intradayExitAt } : {}),
       });
       this.engine = engine;
@@ -251,7 +245,7 @@ export class Daemon {
         const offReconnect = store.onReconnect(() => {
           this.metrics.reconnects.inc({ connection: 'store' });
           // The server may have restarted empty: write everything we hold again.
-          void this.repersist(engine, store);
+          void repersist({ engine, store, stats: this.stats, clock, log: this.log });
         });
         // Health and alerts follow the store like any connection (STORE_DISCONNECTED when it stays down).
         const offState = store.onConnectionState((state) => {
@@ -386,36 +380,6 @@ export class Daemon {
       } catch (e) {
         this.log.error({ err: e }, `daemon: closing the ${what} failed`);
       }
-    }
-  }
-
-  /**
-   * After a store reconnect: the engine re-writes its state, and the run counter behind our tags
-   * is raised back to at least the highest run seen in our orders, so that a later restart can
-   * never mint a tag the broker already holds.
-   */
-  private async repersist(engine: Engine, store: Store): Promise<void> {
-    try {
-      await engine.persist();
-      // The engine may keep only working orders in memory; the daemon has seen every order of the
-      // session on the bus, so the journal entries of finished ones are written back from there.
-      const journal = await journaledTags(store);
-      let maxRun = 0;
-      const tags = new Set([...engine.orderTags(), ...this.stats.orders().keys()]);
-      for (const tag of tags) {
-        // Our tags as the engine mints them with its default prefix.
-        const parsed = parseTag(tag);
-        if (parsed) maxRun = Math.max(maxRun, parsed.run);
-        const o = this.stats.orders().get(tag);
-        if (o && !journal.has(tag) && !o.parentTag) {
-          await writeJournalEntry(store, tag, { strategyId: o.strategyId, instrument: o.instrument, side: o.side, qty: o.qty, ts: this.o.clock.now() });
-        }
-      }
-      const stored = (await store.get<number>('engine', 'run')) ?? 0;
-      if (maxRun > stored) await store.set('engine', 'run', maxRun);
-      this.log.info({ maxRun, orders: tags.size }, 'daemon: state re-persisted after a store reconnect');
-    } catch (e) {
-      this.log.error({ err: e }, 'daemon: re-persisting state after a store reconnect failed');
     }
   }
 

@@ -162,7 +162,7 @@ export function engineOf(d: Daemon): Engine {
 export function compareWithBroker(daemon: Daemon, view: BrokerView, instrument: string): { tags: string[]; problems: string[] } {
   const problems: string[] = [];
   const seen = daemon.stats.orders();
-  const ours = view.orders.filter((o) => o.tag !== undefined && /^tr[0-9a-z]+-[0-9a-z]+$/.test(o.tag));
+  const ours = view.orders.filter((o) => o.tag !== undefined && /^tr[0-9a-z]+-[0-9a-z]+(?:_[0-9a-z]{5})?$/.test(o.tag));
   const tags = ours.map((o) => o.tag!);
   const dup = tags.filter((t, i) => tags.indexOf(t) !== i);
   if (dup.length) problems.push(`tags placed more than once at the broker: ${[...new Set(dup)].join(', ')}`);
