@@ -49,7 +49,7 @@ export interface PaperHarness {
    */
   daemon(o: { n: number; concurrent?: number; burst?: number; store?: Store; config?: Partial<DaemonConfigInput>; broker?: Partial<BrokerConfigInput>; log?: Logger; observe?: (e: Event) => void }): Promise<Daemon>;
   /** Waits until `ms` of market time have passed, each step settled (instead of sleeping in wall time). */
-  elapse(ms: number): Promise<void>;
+  elapse(ms: number, timeoutMs?: number): Promise<void>;
   faults(patch: Record<string, unknown>): Promise<void>;
   clearFaults(): Promise<void>;
   control(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<unknown>;
@@ -126,7 +126,7 @@ export async function startPaperHarness(o: { speed?: number; rateLimits?: Simula
       await daemon.start();
       return daemon;
     },
-    elapse: (ms) => driver.elapse(ms),
+    elapse: (ms, timeoutMs) => driver.elapse(ms, timeoutMs),
     faults: async (patch) => void (await control('POST', '/sim/faults', patch)),
     clearFaults: async () => void (await control('DELETE', '/sim/faults')),
     control,
