@@ -272,7 +272,10 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   /** A `tarang paper` child on the same store trades a while, is killed with SIGKILL, and a daemon here takes over. */
   async function killNine(): Promise<void> {
     await stop();
-    const cr = h.sim.credentials;
+    // A dashboard token of its own: the daemons here (attached to the simulator) keep their TOTP
+    // tokens to themselves, so a child sharing a session through the store could meet one the
+    // daemons here have since replaced (live, every process shares the one session).
+    const issued = (await h.control('POST', '/sim/tokens/dashboard')) as { data: { access_token: string } };
     const file = join(stateDir, 'chaos-child.yaml');
     writeFileSync(
       file,
@@ -280,10 +283,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
         'broker:',
         `  baseUrl: ${h.sim.baseUrl}`,
         `  wsUrl: ${h.sim.wsUrl}`,
-        `  accessToken: ${cr.access_token}`,
-        `  apiKey: ${cr.api_key}`,
-        `  mpin: "${cr.mpin}"`,
-        `  totpSecret: ${cr.totp_secret}`,
+        `  accessToken: ${issued.data.access_token}`,
         '  timeouts: { connectMs: 1000, requestMs: 1500, writeMs: 1000 }',
         'paper:',
         `  simulator: ${h.sim.baseUrl}`,
