@@ -62,7 +62,8 @@ export class DaemonObservers {
         extra: () => {
           const h = health.report();
           const down = Object.entries(h.connections).filter(([, v]) => !v.connected).map(([k]) => k);
-          return `${h.tradingState}${down.length ? ` | DOWN ${down.join(',')}` : ''}`;
+          const stalled = Object.entries(h.connections).filter(([, v]) => v.connected && v.stalled).map(([k]) => k);
+          return `${h.tradingState}${down.length ? ` | DOWN ${down.join(',')}` : ''}${stalled.length ? ` | STALLED ${stalled.join(',')}` : ''}`;
         },
       });
     }
