@@ -3,7 +3,8 @@
  * (timeouts, lost acks, 5xx, terse and batched updates, WS drops and stalls, a token revoke, kill -9
  * of a child daemon and a restart, the store flushed and Redis restarted), checked after every step:
  * each strategy's position within what its intents allow, tarang's view equal to the broker's, no
- * intent gone without a denial, no position mismatch (test/daemon/support/chaos.ts). The seed is
+ * intent gone without a denial (or a rejected order its strategy heard of), no position mismatch
+ * (test/daemon/support/chaos.ts). The seed is
  * printed on failure; TARANG_CHAOS_SEED=<seed> replays it. The long run is `npm run bench -- chaos`.
  */
 import { describe, expect, it } from 'vitest';
