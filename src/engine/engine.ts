@@ -28,7 +28,7 @@ import { Portfolio } from '../adapters/execution/portfolio.js';
 import { TrailingStops } from '../adapters/execution/trailing-stops.js';
 import { readJournal, readModifications, writeJournalEntry, writeModifications, type JournalEntry } from '../adapters/execution/order-journal.js';
 import { DEFAULT_TAG_PREFIX, parseTag, strategyKey, TagMinter } from '../adapters/execution/tags.js';
-import { adoptOrder } from './adopt.js';
+import { adoptOrder, KeyAdoptions } from './adopt.js';
 import type { ExecutionVenue, VenueOrderState } from '../adapters/execution/venue.js';
 import type { RiskConfig, TradingState } from '../risk/config.js';
 import type { CircuitBand } from '../risk/types.js';
@@ -86,6 +86,8 @@ export class Engine {
   private readonly journal = new Map<string, JournalEntry>();
   /** Strategy key in tags (tags.ts strategyKey) -> strategy id, for orders the journal lost. */
   private readonly byKey = new Map<string, string>();
+  /** Adoptions by tag key, announced in one alert per book read. */
+  private readonly keyAdoptions = new KeyAdoptions((a) => this.bus.publish({ type: 'alert', ts: this.clock.now(), ...a }), (tag, strategyId) => this.log.info({ tag, strategyId }, 'engine: order not in the journal adopted under the strategy its tag names'));
   /** Replaced once at start if the broker's book holds tags of this run number or later (see start). */
   private tags: TagMinter;
   private venueSub: Subscription | undefined;
@@ -488,7 +490,11 @@ export class Engine {
   }
 
   private adopt(s: VenueOrderState): NewOrder | undefined {
-    return adoptOrder(s, { journal: this.journal, byKey: this.byKey, prefix: this.tags.prefix, alert: (a) => this.bus.publish({ type: 'alert', ts: this.clock.now(), ...a }) });
+    return adoptOrder(s, {
+      journal: this.journal, byKey: this.byKey, prefix: this.tags.prefix,
+      alert: (a) => this.bus.publish({ type: 'alert', ts: this.clock.now(), ...a }),
+      byKeyAdopted: (tag, strategyId) => this.keyAdoptions.note(tag, strategyId),
+    });
   }
 
   private waitFor(done: () => boolean, timeoutMs: number): Promise<void> {

@@ -7,7 +7,7 @@
  * strategy whose key their tag carries in `remarks`, not as "unknown".
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeniedEvent, Event } from '../../src/core/events.js';
+import type { AlertEvent, DeniedEvent, Event } from '../../src/core/events.js';
 import { strategyKey } from '../../src/adapters/execution/tags.js';
 import { compareWithBroker, engineOf, seenOrders, startPaperHarness, until, type PaperHarness } from './support/paper-harness.js';
 
@@ -30,12 +30,13 @@ describe('a paper session restarted with the memory store', () => {
 
     const denials: DeniedEvent[] = [];
     // A fresh memory store: the run counter starts over, as after a process restart.
-    const adoptions: string[] = [];
-    const second = await h.daemon({ n: 3, observe: (e: Event) => void (e.type === 'denied' ? denials.push(e) : e.type === 'alert' && e.code === 'ORDER_ADOPTED' && adoptions.push(e.message)) });
+    const adoptions: AlertEvent[] = [];
+    const second = await h.daemon({ n: 3, observe: (e: Event) => void (e.type === 'denied' ? denials.push(e) : e.type === 'alert' && e.code === 'ORDER_ADOPTED' && adoptions.push(e)) });
     // No journal in the fresh store: each earlier order is adopted by the key in its tag.
     for (const tag of firstTags) expect(engineOf(second).orders.get(tag!)?.strategyId).toBe('buyer');
-    expect(adoptions).toHaveLength(3);
-    for (const m of adoptions) expect(m).toMatch(/adopted under strategy "buyer" by the key in its tag$/);
+    // One alert for the three, naming whose they are.
+    expect(adoptions.map((a) => a.context)).toEqual([{ count: 3, byStrategy: { buyer: 3 } }]);
+    expect(adoptions[0]!.message).toMatch(/^3 order\(s\) of ours .* not in the journal .*: buyer 3$/);
     await until(() => seenOrders(second).filled >= 6 && seenOrders(second).open === 0, 'the second run\'s three buys filled beside the adopted three');
     await second.stop('second run done', 'none');
 
