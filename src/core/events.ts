@@ -224,13 +224,33 @@ export const LifecyclePhase = {
 } as const;
 export type LifecyclePhase = (typeof LifecyclePhase)[keyof typeof LifecyclePhase];
 
+/**
+ * Why a connection (`connected`/`disconnected` lifecycle) changed: alerts and health read this,
+ * never `detail` (which is for people).
+ * - `connected`, `reconnected`: the first open, an open after a drop;
+ * - `dropped`: closed by the network, the server or a failed handshake;
+ * - `stalled`: open but silent past the stall timeout while frames were expected, so the client
+ *   dropped it to reconnect (a stall incident lasts, through reconnects, until frames flow again);
+ * - `flowing`: the first frame after a stall (phase `connected`): the stream carries data again.
+ */
+export const ConnectionCause = {
+  CONNECTED: 'connected',
+  RECONNECTED: 'reconnected',
+  DROPPED: 'dropped',
+  STALLED: 'stalled',
+  FLOWING: 'flowing',
+} as const;
+export type ConnectionCause = (typeof ConnectionCause)[keyof typeof ConnectionCause];
+
 export interface LifecycleEvent {
   readonly type: 'lifecycle';
   readonly ts: number;
   readonly phase: LifecyclePhase;
-  /** Which component, e.g. `ws:prices`, `strategy:sma-1`, `engine`. */
+  /** Which component, e.g. `ws:prices#0`, `venue:broker`, `store`, `strategy:sma-1`, `engine`. */
   readonly source: string;
   readonly detail?: string;
+  /** For `connected`/`disconnected`: why (see ConnectionCause). */
+  readonly cause?: ConnectionCause;
 }
 
 /**

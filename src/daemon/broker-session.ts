@@ -1,11 +1,11 @@
 /**
  * Adapts the broker adapter (src/adapters/broker: `Broker`, `BrokerVenue`, the market-data stream,
  * the instrument-master loader) to the daemon's `BrokerSession` seam. Nothing here talks HTTP or
- * WebSocket itself. The market-data stream reports no connection events of its own, so this adapter
- * watches its shards and turns each change into a `lifecycle` connected/disconnected event
- * (source `ws:prices#<shard>`), which health and alerts follow.
+ * WebSocket itself. Each market-data shard's connection change (with its typed cause: dropped,
+ * stalled, frames flowing again) becomes a `lifecycle` connected/disconnected event (source
+ * `ws:prices#<shard>`), which health and alerts follow; the order stream's come through the venue.
  */
-import { merge, Subject, type Observable } from 'rxjs';
+import { map, merge, type Observable } from 'rxjs';
 import type { Clock } from '../core/clock.js';
 import type { LifecycleEvent, TickEvent } from '../core/events.js';
 import type { MasterSource } from '../core/instrument-master.js';
@@ -28,8 +28,6 @@ export interface BrokerSessionOptions {
   readonly sources?: readonly MasterSource[];
   /** Disk cache of the master (one download per day); none for paper trading. */
   readonly cacheDir?: string;
-  /** How often shard connection states are looked at, real ms. Default 200. */
-  readonly watchMs?: number;
   /** Venue name in events (`broker`, `paper`). */
   readonly venueName?: string;
   /** Called when the session is closed (e.g. to stop an embedded simulator after the sockets). */
@@ -39,36 +37,18 @@ export interface BrokerSessionOptions {
 export function brokerSession(o: BrokerSessionOptions): BrokerSession {
   const { broker, clock, log } = o;
   const venue = new BrokerVenue(broker, { name: o.venueName ?? 'broker' });
-  const lifecycle = new Subject<LifecycleEvent>();
-  const shardState: boolean[] = [];
-  let watch: NodeJS.Timeout | undefined;
-
-  const look = (): void => {
-    const shards = broker.marketData().stats().shards;
-    shards.forEach((s, i) => {
-      if (shardState[i] === s.connected) return;
-      // The very first look of a shard that is still connecting says nothing worth an event.
-      if (shardState[i] === undefined && !s.connected) {
-        shardState[i] = false;
-        return;
-      }
-      shardState[i] = s.connected;
-      lifecycle.next({ type: 'lifecycle', ts: clock.now(), phase: s.connected ? 'connected' : 'disconnected', source: `ws:prices#${i}` });
-    });
-  };
+  const lifecycle: Observable<LifecycleEvent> = broker.marketData().connections$.pipe(
+    map((c) => ({ type: 'lifecycle', ts: c.ts, phase: c.connected ? 'connected' : 'disconnected', source: `ws:prices#${c.shard}`, detail: c.detail, cause: c.cause }) as const),
+  );
 
   const feed: MarketFeed = {
     events$: merge(broker.marketData().ticks$ as Observable<TickEvent>, lifecycle),
     async subscribe(instruments) {
       if (instruments.length === 0) return;
       broker.marketData().subscribe(instruments, 'full');
-      watch ??= setInterval(look, o.watchMs ?? 200);
-      watch.unref();
     },
     async close() {
-      clearInterval(watch);
-      watch = undefined;
-      lifecycle.complete();
+      // The streams complete when the broker closes (below).
     },
   };
 
@@ -113,6 +93,8 @@ export function brokerSession(o: BrokerSessionOptions): BrokerSession {
         serverErrors: (h as { serverErrors?: number }).serverErrors ?? 0,
         tokenRenewals: h.tokenRenewals,
         reconnects: drops,
+        streams: broker.streams(),
+        ...(broker.tokens.blockedReason ? { tokenBlocked: broker.tokens.blockedReason } : {}),
       };
     },
     async close() {

@@ -101,9 +101,14 @@ export const DaemonConfigSchema = z
         // `${TARANG_ALERT_WEBHOOK:-}` leaves an empty string: that means no webhook.
         webhook: z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^https?:\/\//, 'expected an http(s):// URL').optional()),
         disconnectAfterSeconds: z.number().positive().default(30),
+        /** RECONNECTS_REPEATED when one connection reconnects `count` times within `windowSeconds`. */
+        reconnects: z
+          .object({ count: z.number().int().min(2).default(5), windowSeconds: z.number().positive().default(600) })
+          .strict()
+          .default({ count: 5, windowSeconds: 600 }),
       })
       .strict()
-      .default({ disconnectAfterSeconds: 30 }),
+      .default({ disconnectAfterSeconds: 30, reconnects: { count: 5, windowSeconds: 600 } }),
     shutdown: z
       .object({
         /** On SIGINT/SIGTERM or `--duration`: leave orders, cancel open orders, or cancel and flatten. */

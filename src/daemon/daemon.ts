@@ -26,10 +26,9 @@ import { DaemonMetrics } from '../adapters/ops/metrics.js';
 import type { OpsServer } from '../adapters/ops/server.js';
 import { WebhookNotifier } from '../adapters/ops/webhook.js';
 import { Engine } from '../engine/engine.js';
-import { journaledTags, writeJournalEntry } from '../adapters/execution/order-journal.js';
-import { parseTag } from '../adapters/execution/tags.js';
 import type { DaemonConfig, ShutdownAction } from './config.js';
 import { HealthTracker } from './health.js';
+import { repersist, storeLifecycle } from './store-watch.js';
 import { DaemonObservers, type LatencySink } from './observers.js';
 import { createOpsServer } from './ops-control.js';
 import { nextDayOpen, SessionClose, type NextSessionOpen } from './session-close.js';
@@ -127,16 +126,18 @@ export class Daemon {
     this.health = new HealthTracker({
       clock: options.clock,
       staleTickMs: 60_000 * scale,
-      critical: (source) => source.startsWith('venue:'),
+      critical: (source) => source.startsWith('venue:') || source === 'ws:orders',
       tradingState: () => this.engine?.tradingState(),
       ...(options.marketOpen ? { marketOpen: options.marketOpen } : {}),
       storeState: () => (this.store instanceof RedisStore ? this.store.connectionState : 'ready'),
+      streams: () => options.session.stats().streams,
       extra: () => ({ mode: options.mode, daemon: this.stateValue }),
     });
     this.alerter = new Alerter({
       clock: options.clock,
       log: options.log,
       disconnectAlertMs: c.alerts.disconnectAfterSeconds * 1000 * scale,
+      reconnects: { count: c.alerts.reconnects.count, windowMs: c.alerts.reconnects.windowSeconds * 1000 * scale },
       ...(c.alerts.webhook ? { webhook: new WebhookNotifier({ url: c.alerts.webhook, log: options.log }) } : {}),
       publish: (a) => (this.engine ? this.engine.bus.publish(a) : this.alerter.observe(a)),
     });
@@ -219,6 +220,8 @@ export class Daemon {
         strategies: prepared.specs,
         risk: c.risk,
         execution: c.execution,
+        // The broker's book names each order's strategy: a flushed store still adopts them rightly.
+        strategyKeysInTags: true,
         ...(c.shutdown.intradayExitAt !== undefined ? { intradayExitAt: c.shutdown.intradayExitAt } : {}),
       });
       this.engine = engine;
@@ -243,11 +246,16 @@ export class Daemon {
 
       if (this.store instanceof RedisStore) {
         const store = this.store;
-        this.offReconnect = store.onReconnect(() => {
+        const offReconnect = store.onReconnect(() => {
           this.metrics.reconnects.inc({ connection: 'store' });
           // The server may have restarted empty: write everything we hold again.
-          void this.repersist(engine, store);
+          void repersist({ engine, store, stats: this.stats, clock, log: this.log });
         });
+        // Health and alerts follow the store like any connection (STORE_DISCONNECTED when it stays down).
+        const offState = store.onConnectionState((state) => {
+          if (state === 'ready' || state === 'reconnecting') engine.bus.publish(storeLifecycle(state, clock.now()));
+        });
+        this.offReconnect = () => (offReconnect(), offState());
       }
 
       this.feedSub = session.feed.events$.subscribe({
@@ -376,36 +384,6 @@ export class Daemon {
       } catch (e) {
         this.log.error({ err: e }, `daemon: closing the ${what} failed`);
       }
-    }
-  }
-
-  /**
-   * After a store reconnect: the engine re-writes its state, and the run counter behind our tags
-   * is raised back to at least the highest run seen in our orders, so that a later restart can
-   * never mint a tag the broker already holds.
-   */
-  private async repersist(engine: Engine, store: Store): Promise<void> {
-    try {
-      await engine.persist();
-      // The engine may keep only working orders in memory; the daemon has seen every order of the
-      // session on the bus, so the journal entries of finished ones are written back from there.
-      const journal = await journaledTags(store);
-      let maxRun = 0;
-      const tags = new Set([...engine.orderTags(), ...this.stats.orders().keys()]);
-      for (const tag of tags) {
-        // Our tags as the engine mints them with its default prefix.
-        const parsed = parseTag(tag);
-        if (parsed) maxRun = Math.max(maxRun, parsed.run);
-        const o = this.stats.orders().get(tag);
-        if (o && !journal.has(tag) && !o.parentTag) {
-          await writeJournalEntry(store, tag, { strategyId: o.strategyId, instrument: o.instrument, side: o.side, qty: o.qty, ts: this.o.clock.now() });
-        }
-      }
-      const stored = (await store.get<number>('engine', 'run')) ?? 0;
-      if (maxRun > stored) await store.set('engine', 'run', maxRun);
-      this.log.info({ maxRun, orders: tags.size }, 'daemon: state re-persisted after a store reconnect');
-    } catch (e) {
-      this.log.error({ err: e }, 'daemon: re-persisting state after a store reconnect failed');
     }
   }
 

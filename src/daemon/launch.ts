@@ -86,6 +86,8 @@ export async function launchDaemon(o: LaunchOptions): Promise<Launched> {
   let label: string = o.mode;
   let pacer: Pacer | undefined;
   let paperCapital: number | undefined;
+  // Paper: market ms per wall ms (a separate simulator's own speed, which the daemon's clock follows).
+  let speed = 1;
   // The account's session is shared with the CLI and other daemons, except for a simulator in
   // this process (its credentials exist only here).
   let shareSession = true;
@@ -93,7 +95,7 @@ export async function launchDaemon(o: LaunchOptions): Promise<Launched> {
 
   if (o.mode === 'paper') {
     const p: PaperConfig = c.paper ?? PaperSchema.parse({});
-    label = `paper x${p.speed}`;
+    speed = p.speed;
     if (o.attach) {
       shareSession = false;
       clock = o.attach.clock;
@@ -121,8 +123,13 @@ export async function launchDaemon(o: LaunchOptions): Promise<Launched> {
       if (!o.clock && simClock instanceof VirtualClock) pacer = paceClock(simClock, p.speed);
       brokerInput = simulatorBrokerInput(simulator);
     } else {
-      const now = await remoteClock(p.simulator);
-      clock = o.clock ?? new WallClock({ start: now, speed: p.speed });
+      const remote = await remoteClock(p.simulator);
+      // Two clocks at different speeds disagree within seconds: the daemon follows the simulator's.
+      if (remote.speed !== undefined && remote.speed !== p.speed) {
+        o.log.info({ paperSpeed: p.speed, simulatorSpeed: remote.speed }, `paper: the simulator at ${p.simulator} runs at x${remote.speed}; the daemon's clock follows it (paper.speed is x${p.speed})`);
+        speed = remote.speed;
+      }
+      clock = o.clock ?? new WallClock({ start: remote.now, speed });
       const fromFile = c.broker ?? {};
       brokerInput = { wsUrl: p.wsUrl ?? `${p.simulator.replace(/^http/, 'ws').replace(/\/+$/, '')}/ws`, ...fromFile, baseUrl: p.simulator };
     }
@@ -132,13 +139,12 @@ export async function launchDaemon(o: LaunchOptions): Promise<Launched> {
     brokerInput = c.broker as BrokerConfigInput;
   }
 
+  if (o.mode === 'paper') label = `paper x${speed}`;
   // Clock-time thresholds meant for a person's seconds scale with an accelerated clock.
-  const timeScale = o.mode === 'paper' ? (c.paper?.speed ?? 1) : 1;
-  if (timeScale > 1) brokerInput = { ...brokerInput, ws: { stallMs: Math.round(Math.max(20_000, 10_000 * timeScale)), ...brokerInput.ws } };
-  const brokerConfig =
-    o.mode === 'live'
-      ? loadBrokerConfig({ ...brokerInput, ...o.broker }, process.env, `${o.file}: broker`)
-      : parseBrokerConfig({ ...brokerInput, ...o.broker }, `${o.file}: paper broker`);
+  const timeScale = o.mode === 'paper' ? speed : 1;
+  let merged: BrokerConfigInput = { ...brokerInput, ...o.broker };
+  if (timeScale > 1) merged = { ...merged, ws: { ...merged.ws, stallMs: pacedStallMs(merged.ws?.stallMs, timeScale) } };
+  const brokerConfig = o.mode === 'live' ? loadBrokerConfig(merged, process.env, `${o.file}: broker`) : parseBrokerConfig(merged, `${o.file}: paper broker`);
   const sharedSession = shareSession ? { stateDir: c.stateDir, ...(c.store !== 'memory' ? { redisUrl: c.store } : {}) } : undefined;
   const broker = createBroker(brokerConfig, { clock, logger: o.log.child({ component: 'broker' }), calendar, ...(sharedSession ? { sharedSession } : {}), ...o.brokerOptions });
   const session = brokerSession({
@@ -212,12 +218,22 @@ function wallTime(): number {
   return Date.now();
 }
 
-async function remoteClock(baseUrl: string): Promise<number> {
+/**
+ * The WebSocket stall timeout on a clock running `speed` times wall time, in clock ms: a configured
+ * `stallMs` is meant in a person's (wall) time and is multiplied; the default is 10 s of wall time
+ * (at least the unscaled 20 s). Without this, at x600 the default 20 s of market time is 33 ms of
+ * wall time and every pause of the event loop reads as a stall.
+ */
+export function pacedStallMs(stallMs: number | undefined, speed: number): number {
+  return stallMs !== undefined ? Math.round(stallMs * speed) : Math.round(Math.max(20_000, 10_000 * speed));
+}
+
+async function remoteClock(baseUrl: string): Promise<{ now: number; speed?: number }> {
   try {
     const r = await request(`${baseUrl.replace(/\/+$/, '')}/sim/clock`, { headersTimeout: 5_000, bodyTimeout: 5_000 });
-    const body = (await r.body.json()) as { now_ms?: unknown };
+    const body = (await r.body.json()) as { now_ms?: unknown; speed?: unknown };
     if (typeof body.now_ms !== 'number') throw new Error(`unexpected answer ${JSON.stringify(body).slice(0, 100)}`);
-    return body.now_ms;
+    return { now: body.now_ms, ...(typeof body.speed === 'number' && body.speed > 0 ? { speed: body.speed } : {}) };
   } catch (e) {
     throw new ConfigError(`paper.simulator: no simulator answering at ${baseUrl} (${describeError(e)}); start one with \`tarang sim\` or use simulator: embedded`);
   }

@@ -76,7 +76,8 @@ export class DaemonObservers {
         extra: () => {
           const h = health.report();
           const down = Object.entries(h.connections).filter(([, v]) => !v.connected).map(([k]) => k);
-          return `${h.tradingState}${down.length ? ` | DOWN ${down.join(',')}` : ''}`;
+          const stalled = Object.entries(h.connections).filter(([, v]) => v.connected && v.stalled).map(([k]) => k);
+          return `${h.tradingState}${down.length ? ` | DOWN ${down.join(',')}` : ''}${stalled.length ? ` | STALLED ${stalled.join(',')}` : ''}`;
         },
       });
     }
@@ -122,7 +123,10 @@ export class DaemonObservers {
     if (sink) sink(seconds, { startedAt: this.tickStart, preemptions: process.resourceUsage().involuntaryContextSwitches - this.switchesAtStart });
   }
 
-  /** Adds what the broker session counted since the last poll (429s, 5xx, reconnects) to the metrics. */
+  /**
+   * Adds what the broker session counted since the last poll (429s, 5xx, reconnects) to the
+   * metrics, and whether token generation is stopped to alerts.
+   */
   pollBroker(s: BrokerStats): void {
     const { metrics } = this.o;
     const last = this.lastBroker;
@@ -130,5 +134,7 @@ export class DaemonObservers {
     if (s.serverErrors > last.serverErrors) metrics.serverErrors.inc({ api: 'all' }, s.serverErrors - last.serverErrors);
     if (s.reconnects > last.reconnects) metrics.reconnects.inc({ connection: 'broker' }, s.reconnects - last.reconnects);
     this.lastBroker = { rateLimited: s.rateLimited, serverErrors: s.serverErrors, reconnects: s.reconnects };
+    // Lockout risk while running: a refused token cannot be replaced while generation is stopped.
+    this.o.alerter.tokenState(s.tokenBlocked);
   }
 }

@@ -27,6 +27,20 @@ export interface BrokerStats {
   readonly serverErrors: number;
   readonly tokenRenewals: number;
   readonly reconnects: number;
+  /** Each WebSocket stream: market-data shards and the order stream (health shows them one by one). */
+  readonly streams: readonly StreamHealth[];
+  /** Token generation is stopped (a rejected code, a lock): a refused token cannot be replaced. */
+  readonly tokenBlocked?: { readonly reason: string; readonly message: string };
+}
+
+/** A WebSocket stream's state for health: `lastFrameAt` in clock ms, undefined before the first frame. */
+export interface StreamHealth {
+  readonly name: string;
+  readonly connected: boolean;
+  readonly stalled: boolean;
+  readonly lastFrameAt: number | undefined;
+  readonly drops: number;
+  readonly stalls: number;
 }
 
 /** A logged-in connection to a broker (real or the simulator). */

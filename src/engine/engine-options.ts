@@ -58,6 +58,12 @@ export interface EngineOptions {
    * with `run` a counter persisted in the store, so tags stay unique across restarts.
    */
   readonly tagPrefix?: string;
+  /**
+   * Whether a strategy's order tags end in its key (`_<key>`, tags.ts), so that the broker's book
+   * names the strategy of each order when the store's journal is gone (a flushed Redis): the
+   * daemon turns it on; default off (backtests keep their tags).
+   */
+  readonly strategyKeysInTags?: boolean;
   /** Finished orders kept for lookups (default 50,000; older ones are forgotten). */
   readonly retainFinishedOrders?: number;
   /** The broker's intraday square-off per segment (default: config/market-rules/square-off.yaml). */

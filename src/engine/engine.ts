@@ -27,7 +27,8 @@ import { OrderStateMachine, type NewOrder } from '../adapters/execution/order-st
 import { Portfolio } from '../adapters/execution/portfolio.js';
 import { TrailingStops } from '../adapters/execution/trailing-stops.js';
 import { readJournal, readModifications, writeJournalEntry, writeModifications, type JournalEntry } from '../adapters/execution/order-journal.js';
-import { DEFAULT_TAG_PREFIX, parseTag, rootTag, TagMinter } from '../adapters/execution/tags.js';
+import { DEFAULT_TAG_PREFIX, parseTag, strategyKey, TagMinter } from '../adapters/execution/tags.js';
+import { adoptOrder, KeyAdoptions } from './adopt.js';
 import type { ExecutionVenue, VenueOrderState } from '../adapters/execution/venue.js';
 import type { RiskConfig, TradingState } from '../risk/config.js';
 import type { CircuitBand } from '../risk/types.js';
@@ -83,6 +84,10 @@ export class Engine {
   private readonly byId = new Map<string, StrategyRunner>();
   private readonly states = new Map<string, { [key: string]: JsonValue }>();
   private readonly journal = new Map<string, JournalEntry>();
+  /** Strategy key in tags (tags.ts strategyKey) -> strategy id, for orders the journal lost. */
+  private readonly byKey = new Map<string, string>();
+  /** Adoptions by tag key, announced in one alert per book read. */
+  private readonly keyAdoptions = new KeyAdoptions((a) => this.bus.publish({ type: 'alert', ts: this.clock.now(), ...a }), (tag, strategyId) => this.log.info({ tag, strategyId }, 'engine: order not in the journal adopted under the strategy its tag names'));
   /** Replaced once at start if the broker's book holds tags of this run number or later (see start). */
   private tags: TagMinter;
   private venueSub: Subscription | undefined;
@@ -100,7 +105,7 @@ export class Engine {
     this.store = store;
     this.venue = options.venue;
     this.log = options.log ?? silentLogger();
-    this.tags = new TagMinter(options.tagPrefix ?? DEFAULT_TAG_PREFIX, run);
+    this.tags = new TagMinter(options.tagPrefix ?? DEFAULT_TAG_PREFIX, run, options.strategyKeysInTags ?? false);
     const execConfig = parseExecutionConfig(options.execution);
     this.bus = new EventBus({ log: this.log });
     this.orders = new OrderStateMachine(this.clock, this.bus, {
@@ -143,7 +148,7 @@ export class Engine {
       config: execConfig,
       maxModifications: this.risk.config.maxModifications,
       replaceAt: this.risk.config.replaceAt,
-      newTag: () => this.newTag(),
+      newTag: (strategyId) => this.newTag(strategyId),
       marginOf: (instrument, side, qty, price, product) => {
         const inst = options.instruments.get(instrument);
         return inst ? this.risk.margin.required(inst, side, qty, price, product).total : qty * price;
@@ -168,7 +173,7 @@ export class Engine {
       replaceAt: this.risk.config.replaceAt,
       submit: (intent) => this.bus.publish({ type: 'intent', ts: this.clock.now(), intent }),
       protect: (intent) => this.execution.execute(intent),
-      newTag: () => this.newTag(),
+      newTag: (strategyId) => this.newTag(strategyId),
       log: this.log,
     });
     this.intradayExit = exitTimes
@@ -181,6 +186,10 @@ export class Engine {
       const strategy: Strategy =
         'strategy' in spec ? spec.strategy : spec.definition.create(parseStrategyParams(spec.definition, spec.params, spec.id) as never, { id: spec.id, instruments: options.instruments });
       if (this.byId.has(spec.id)) throw new ConfigError(`two strategies share the id ${JSON.stringify(spec.id)}`);
+      const key = strategyKey(spec.id);
+      const other = this.byKey.get(key);
+      if (other !== undefined && this.tags.strategyKeys) throw new ConfigError(`strategies ${JSON.stringify(other)} and ${JSON.stringify(spec.id)} share the tag key ${key}; rename one`);
+      this.byKey.set(key, spec.id);
       for (const i of strategy.instruments) if (!options.instruments.get(i)) throw new ConfigError(`strategy ${spec.id}: unknown instrument ${i}`);
       const state: { [key: string]: JsonValue } = {};
       this.states.set(spec.id, state);
@@ -199,7 +208,7 @@ export class Engine {
         instruments: options.instruments,
         log: this.log.child({ strategy: spec.id }),
         state,
-        newTag: () => this.newTag(),
+        newTag: () => this.newTag(spec.id),
       });
       this.byId.set(spec.id, runner);
       for (const i of strategy.instruments) {
@@ -288,9 +297,9 @@ export class Engine {
     return { prefix: this.tags.prefix, run: this.tags.run };
   }
 
-  /** Mints a client tag unique across restarts: `<prefix><run>-<seq>` in base 36. */
-  newTag(): string {
-    return this.tags.next();
+  /** Mints a client tag unique across restarts: `<prefix><run>-<seq>` in base 36 (with the strategy's key when keys are on). */
+  newTag(strategyId?: string): string {
+    return this.tags.next(strategyId);
   }
 
   /**
@@ -333,7 +342,7 @@ export class Engine {
     if (maxRun < this.tags.run) return;
     const run = maxRun + 1;
     this.log.warn({ storedRun: this.tags.run, run }, 'engine: the order book holds tags of this run number; tags continue from a later run');
-    this.tags = new TagMinter(this.tags.prefix, run);
+    this.tags = new TagMinter(this.tags.prefix, run, this.tags.strategyKeys);
     await this.store.set('engine', 'run', run);
   }
 
@@ -502,28 +511,11 @@ export class Engine {
   }
 
   private adopt(s: VenueOrderState): NewOrder | undefined {
-    if (!s.tag || !s.instrument || !s.side || !s.qty || !s.orderType) return undefined;
-    const root = rootTag(s.tag);
-    const j = this.journal.get(root);
-    const strategyId = j?.strategyId ?? 'unknown';
-    if (!j) {
-      this.bus.publish({ type: 'alert', ts: this.clock.now(), level: 'warn', code: 'ORDER_ADOPTED', message: `venue order ${s.orderId} carries our tag ${s.tag} but is not in the journal; adopted as strategy "unknown"` });
-    }
-    const leg = s.leg && s.leg !== 'entry' ? s.leg : undefined;
-    return {
-      tag: leg ? `${s.tag}${leg === 'stopLoss' ? '.sl' : '.tg'}` : s.tag,
-      strategyId,
-      instrument: s.instrument,
-      side: s.side,
-      qty: s.qty,
-      orderType: s.orderType,
-      product: s.product ?? 'INTRADAY',
-      validity: s.validity ?? 'DAY',
-      ...(s.limitPrice !== undefined ? { limitPrice: s.limitPrice } : {}),
-      ...(s.triggerPrice !== undefined ? { triggerPrice: s.triggerPrice } : {}),
-      ...(leg ? { parentTag: s.tag, leg } : {}),
-      ...(s.modifications !== undefined ? { modifications: s.modifications } : {}),
-    };
+    return adoptOrder(s, {
+      journal: this.journal, byKey: this.byKey, prefix: this.tags.prefix,
+      alert: (a) => this.bus.publish({ type: 'alert', ts: this.clock.now(), ...a }),
+      byKeyAdopted: (tag, strategyId) => this.keyAdoptions.note(tag, strategyId),
+    });
   }
 
   private waitFor(done: () => boolean, timeoutMs: number): Promise<void> {

@@ -62,6 +62,8 @@ describe.skipIf(!available)('daemon state across Redis and process failures (rea
       const keys = await admin.keys(`${prefix}*`);
       if (keys.length) await admin.del(...keys);
       await until(() => store.reconnectCount >= 1 && store.connectionState === 'ready', 'the store to reconnect');
+      // Health followed the store down and back up (its lifecycle events, source `store`).
+      await until(() => d.health.report().connections['store']?.connected === true, 'health to see the store back');
       await until(() => seenOrders(d).count >= 8 && seenOrders(d).open === 0, 'all orders done after the restart');
       // The daemon says when it has written back what the server lost; orders after that were journaled as placed.
       await until(() => said.includes('daemon: state re-persisted after a store reconnect'), 'the daemon to re-persist its state');

@@ -20,6 +20,41 @@ describe('HealthTracker', () => {
     expect(h.report().status).toBe('down');
   });
 
+  it('is down while the order stream is stalled, through its reconnect, until frames flow again; a stalled price shard degrades', () => {
+    const clock = new VirtualClock(0);
+    const h = new HealthTracker({ clock, critical: (s) => s.startsWith('venue:') || s === 'ws:orders' });
+    h.markReconciled();
+    h.observe({ type: 'lifecycle', ts: 0, phase: 'connected', source: 'venue:paper', cause: 'connected' });
+    expect(h.report().status).toBe('ok');
+    h.observe({ type: 'lifecycle', ts: 0, phase: 'disconnected', source: 'venue:paper', cause: 'stalled' });
+    h.observe({ type: 'lifecycle', ts: 500, phase: 'connected', source: 'venue:paper', cause: 'reconnected' });
+    expect(h.report()).toMatchObject({ status: 'down', connections: { 'venue:paper': { connected: true, stalled: true } } });
+    h.observe({ type: 'lifecycle', ts: 900, phase: 'connected', source: 'venue:paper', cause: 'flowing' });
+    expect(h.report()).toMatchObject({ status: 'ok', connections: { 'venue:paper': { connected: true } } });
+    h.observe({ type: 'lifecycle', ts: 900, phase: 'disconnected', source: 'ws:prices#1', cause: 'stalled' });
+    h.observe({ type: 'lifecycle', ts: 900, phase: 'connected', source: 'ws:prices#1', cause: 'reconnected' });
+    expect(h.report().status).toBe('degraded');
+  });
+
+  it('shows each stream with its last frame age; a stalled order stream makes it down, a stalled price shard degraded', () => {
+    const clock = new VirtualClock(10_000);
+    const streams = [
+      { name: 'ws:prices#0', connected: true, stalled: false, lastFrameAt: 9_000 as number | undefined, drops: 0, stalls: 0 },
+      { name: 'ws:orders', connected: true, stalled: false, lastFrameAt: undefined as number | undefined, drops: 0, stalls: 0 },
+    ];
+    const h = new HealthTracker({ clock, critical: (s) => s === 'ws:orders', streams: () => streams, storeState: () => 'ready' });
+    h.markReconciled();
+    expect(h.report()).toMatchObject({
+      status: 'ok',
+      store: 'ready',
+      streams: { 'ws:prices#0': { connected: true, stalled: false, lastFrameAgeMs: 1_000 }, 'ws:orders': { connected: true, stalled: false, lastFrameAgeMs: null } },
+    });
+    streams[0] = { ...streams[0]!, stalled: true };
+    expect(h.report().status).toBe('degraded');
+    streams[1] = { ...streams[1]!, stalled: true, lastFrameAt: 2_000 };
+    expect(h.report()).toMatchObject({ status: 'down', streams: { 'ws:orders': { stalled: true, lastFrameAgeMs: 8_000 } } });
+  });
+
   it('is degraded when ticks go stale in market hours or trading is halted', () => {
     const clock = new VirtualClock(0);
     let open = true;

@@ -23,7 +23,7 @@ import type { TokenStore } from './token-store.js';
 import { openTokenStore, type SharedSessionOptions } from './token-store-open.js';
 import { MarketDataStream } from './ws/market-data.js';
 import { OrderUpdateStream, type OrderUpdatesOptions } from './ws/order-updates.js';
-import type { SocketConnection } from './ws/resilient-socket.js';
+import type { SocketConnection, SocketStats } from './ws/resilient-socket.js';
 
 export interface BrokerOptions {
   readonly clock?: Clock;
@@ -155,6 +155,17 @@ export class Broker {
     return this.orders;
   }
 
+  /**
+   * Each WebSocket stream as health shows it: the market-data shards (`ws:prices#<n>`, those
+   * opened so far) and the order-update stream (`ws:orders`, once started).
+   */
+  streams(): StreamStatus[] {
+    const out: StreamStatus[] = [];
+    this.market?.stats().shards.forEach((s, i) => out.push(streamStatus(`ws:prices#${i}`, s.connected, s)));
+    if (this.orders) out.push(streamStatus('ws:orders', this.orders.connected, this.orders.stats().socket));
+    return out;
+  }
+
   private requireUrl(url: string | undefined, what: string): string {
     if (!url) throw new ConfigError(`the WebSocket streams need ${what} in the broker config`, { key: what });
     return url;
@@ -174,4 +185,18 @@ export class Broker {
 
 export function createBroker(config: BrokerConfig, options: BrokerOptions = {}): Broker {
   return new Broker(config, options);
+}
+
+/** One WebSocket stream's state: connected, in a stall incident, when its last frame came (clock ms; undefined before the first). */
+export interface StreamStatus {
+  readonly name: string;
+  readonly connected: boolean;
+  readonly stalled: boolean;
+  readonly lastFrameAt: number | undefined;
+  readonly drops: number;
+  readonly stalls: number;
+}
+
+function streamStatus(name: string, connected: boolean, s: SocketStats): StreamStatus {
+  return { name, connected, stalled: s.stalled, lastFrameAt: s.lastFrameAt > 0 ? s.lastFrameAt : undefined, drops: s.drops, stalls: s.stalls };
 }

@@ -98,6 +98,8 @@ export class TokenManager implements TokenSource {
   private current: LiveToken | undefined;
   private inflight: Promise<string> | undefined;
   private blocked: TokenGenerationBlocked | undefined;
+  /** The last refusal to send a code because of the shared record (another process's refused code, a lock): until when. */
+  private sharedBlocked: { readonly error: TokenGenerationBlocked; readonly until: number } | undefined;
   private renewTimer: TimerHandle | undefined;
   private readonly totp: OTPAuth.TOTP | undefined;
   private readonly store: TokenStore;
@@ -165,6 +167,16 @@ export class TokenManager implements TokenSource {
   /** Expiry of the current token, when known. */
   get expiresAt(): number | undefined {
     return this.current?.expiresAt;
+  }
+
+  /**
+   * Why token generation is stopped (a rejected code, a lock, a wrong mpin: see BlockReason), or
+   * undefined. While set, a refused token cannot be replaced: the daemon alerts on it.
+   */
+  get blockedReason(): { readonly reason: string; readonly message: string } | undefined {
+    const shared = this.sharedBlocked && this.wall.now() < this.sharedBlocked.until ? this.sharedBlocked.error : undefined;
+    const b = this.blocked ?? shared;
+    return b ? { reason: String(b.context['reason']), message: b.message } : undefined;
   }
 
   /** Clears a block after the user fixed its cause (new secret, clock synced, lock expired). */
@@ -287,19 +299,28 @@ export class TokenManager implements TokenSource {
     return st.value;
   }
 
+  /** Remembers a shared refusal until it ends (blockedReason: the daemon's lockout-risk alert). */
+  private noteShared(e: TokenGenerationBlocked): TokenGenerationBlocked {
+    const until = Number(e.context['until']);
+    this.sharedBlocked = { error: e, until: Number.isFinite(until) ? until : this.wall.now() };
+    return e;
+  }
+
   /** Refuses to send a code the shared record says will fail or will walk toward a lockout. */
   private refuseIfShared(state: TokenState): void {
     const live = liveRejections(state, this.wall.now());
     const mine = live.filter((r) => r.fingerprint === this.fingerprint || r.reason === BlockReason.LOCKED);
     const last = mine[mine.length - 1];
-    if (last) throw sharedBlock(last, `no code was sent: tarang sends no other code ${last.reason === BlockReason.LOCKED ? 'for this account' : 'with these credentials'} before ${formatIst(last.until)}`, this.store.where);
+    if (last) throw this.noteShared(sharedBlock(last, `no code was sent: tarang sends no other code ${last.reason === BlockReason.LOCKED ? 'for this account' : 'with these credentials'} before ${formatIst(last.until)}`, this.store.where));
     const counted = live.filter((r) => r.counted);
     if (counted.length >= MAX_SHARED_WRONG_CODES) {
       const first = counted[0]!;
-      throw sharedBlock(
-        { ...first, reason: BlockReason.LOCKED },
-        `${counted.length} codes were refused for this account since ${formatIst(first.at)}; to stay clear of the broker's lockout (5 in 15 minutes) no code is sent before ${formatIst(counted[0]!.until)}`,
-        this.store.where,
+      throw this.noteShared(
+        sharedBlock(
+          { ...first, reason: BlockReason.LOCKED },
+          `${counted.length} codes were refused for this account since ${formatIst(first.at)}; to stay clear of the broker's lockout (5 in 15 minutes) no code is sent before ${formatIst(counted[0]!.until)}`,
+          this.store.where,
+        ),
       );
     }
   }

@@ -72,8 +72,8 @@ export interface ExecutionEngineOptions {
   /** From the risk config: the venue's cap and where replacement starts. */
   readonly maxModifications: number;
   readonly replaceAt: number;
-  /** Mints a fresh client tag (for replacements, exits over several products, emulated legs). */
-  readonly newTag: () => string;
+  /** Mints a fresh client tag (for replacements, exits over several products, emulated legs), for the strategy when given. */
+  readonly newTag: (strategyId?: string) => string;
   /** Margin an order blocks (the risk engine's model), for the local funds reservation. */
   readonly marginOf?: MarginOf;
   readonly store?: Store;
@@ -99,7 +99,7 @@ export class ExecutionEngine implements HeldChanges, LegRouter, LostAnswerRouter
   private readonly cfg: ExecutionConfig;
   private readonly store: Store | undefined;
   private readonly log: Logger;
-  private readonly newTag: () => string;
+  private readonly newTag: (strategyId?: string) => string;
   private readonly replaceAt: number;
   private readonly pendingCancel = new Set<string>();
   private readonly pendingModify = new Map<string, ModifyIntent>();
@@ -208,8 +208,9 @@ export class ExecutionEngine implements HeldChanges, LegRouter, LostAnswerRouter
         this.reconciler.settleExpired(u.position);
         return;
       case 'connection':
-        this.bus.publish({ type: 'lifecycle', ts: u.ts, phase: u.connected ? 'connected' : 'disconnected', source: `venue:${this.venue.name}`, ...(u.detail ? { detail: u.detail } : {}) });
-        if (u.connected) void this.reconciler.resync('reconnected');
+        this.bus.publish({ type: 'lifecycle', ts: u.ts, phase: u.connected ? 'connected' : 'disconnected', source: `venue:${this.venue.name}`, ...(u.detail ? { detail: u.detail } : {}), ...(u.cause ? { cause: u.cause } : {}) });
+        // Frames flowing again after a stall come on a connection that was already resynced at its open.
+        if (u.connected && u.cause !== 'flowing') void this.reconciler.resync('reconnected');
         return;
     }
   }
@@ -277,7 +278,7 @@ export class ExecutionEngine implements HeldChanges, LegRouter, LostAnswerRouter
     const attributed = new Map<string, number>();
     const close = (strategyId: string, instrument: string, product: Product, netQty: number): void => {
       if (netQty === 0) return;
-      this.place({ kind: 'place', id: this.newTag(), strategyId, instrument, side: netQty > 0 ? 'SELL' : 'BUY', qty: Math.abs(netQty), orderType: 'MARKET', validity: 'DAY', product }, undefined, undefined, true);
+      this.place({ kind: 'place', id: this.newTag(strategyId), strategyId, instrument, side: netQty > 0 ? 'SELL' : 'BUY', qty: Math.abs(netQty), orderType: 'MARKET', validity: 'DAY', product }, undefined, undefined, true);
     };
     for (const sid of this.portfolio.strategyIds()) {
       for (const p of this.portfolio.positions(sid)) {
@@ -408,7 +409,7 @@ export class ExecutionEngine implements HeldChanges, LegRouter, LostAnswerRouter
     if (i.cancelOpenOrders !== false) this.cancelWorking(this.orders.openOrders(i.strategyId, i.instrument), i);
     const books = this.portfolio.viewFor(i.strategyId).positions().filter((p) => p.instrument === i.instrument && p.netQty !== 0 && (i.product === undefined || p.product === i.product));
     books.forEach((p, k) => {
-      const tag = k === 0 ? i.id : this.newTag();
+      const tag = k === 0 ? i.id : this.newTag(i.strategyId);
       this.place({ kind: 'place', id: tag, strategyId: i.strategyId, instrument: i.instrument, side: p.netQty > 0 ? 'SELL' : 'BUY', qty: Math.abs(p.netQty), orderType: 'MARKET', validity: 'DAY', product: p.product }, undefined, undefined, true);
     });
   }
@@ -425,7 +426,7 @@ export class ExecutionEngine implements HeldChanges, LegRouter, LostAnswerRouter
       qty: change.qty ?? target.qty,
       limitPrice: change.limitPrice ?? target.limitPrice,
       triggerPrice: change.triggerPrice ?? target.triggerPrice,
-      newTag: this.newTag(),
+      newTag: this.newTag(strategyId),
     });
     this.bus.publish({ type: 'lifecycle', ts: this.clock.now(), phase: 'order_replaced', source: 'execution', detail: `order ${target.tag} used ${target.modifications} modifications: cancel-and-replace` });
     this.cancelOrder(target);

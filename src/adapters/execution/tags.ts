@@ -10,6 +10,11 @@
  * - Orders placed by hand (`tarang order place`) carry `man<run>-1`, run the placing moment in
  *   base 36: the same format under a prefix no engine may take, so a daemon neither adopts them as
  *   its own nor mistakes them for orders from outside tarang (manualTag, isManualTag).
+ * - With strategy keys on (the daemon), an order placed for a strategy ends in `_<key>`: five
+ *   base-36 characters of a hash of the strategy id (strategyKey). The tag is the order's
+ *   `remarks`, so the broker's book says whose order it is even when the store that journals
+ *   tag -> strategy was flushed: a restart adopts the order under its strategy (the engine maps
+ *   the key back through the configured strategy ids). Tags stay equal to `remarks` everywhere.
  * - A smart order's legs carry the parent's tag on the wire; their records are keyed
  *   `<tag>.sl` / `<tag>.tg` (legTag), and rootTag takes the suffix off again.
  * - The slices of an auto-sliced order (auto-slice.ts) are orders of their own on the wire, tagged
@@ -24,6 +29,7 @@ export const MANUAL_TAG_PREFIX = 'man';
 
 const LEG_SUFFIX: Readonly<Record<SmartLegName, string>> = { entry: '', stopLoss: '.sl', target: '.tg' };
 const LEG_SUFFIX_RE = /\.(sl|tg)$/;
+const STRATEGY_KEY_LENGTH = 5;
 
 /** The record key of a smart order's part: the parent's tag for the entry, `.sl` / `.tg` for the legs. */
 export function legTag(parentTag: string, leg: SmartLegName): string {
@@ -69,9 +75,22 @@ export function isManualTag(tag: string | undefined): boolean {
   return tag !== undefined && parseTag(tag, MANUAL_TAG_PREFIX) !== undefined;
 }
 
-/** Matches our tags (legs included) of one prefix; group 1 is the run, group 2 the sequence. */
+/** Matches our tags (legs included) of one prefix; group 1 is the run, group 2 the sequence, group 3 the strategy key. */
 export function tagPattern(prefix: string): RegExp {
-  return new RegExp(`^${prefix}([0-9a-z]+)-([0-9a-z]+)(?:\\.(?:sl|tg|s[0-9]+))?$`);
+  return new RegExp(`^${prefix}([0-9a-z]+)-([0-9a-z]+)(?:_([0-9a-z]{${STRATEGY_KEY_LENGTH}}))?(?:\\.(?:sl|tg|s[0-9]+))?$`);
+}
+
+/**
+ * A strategy id's key in tags: FNV-1a (32 bit) of the id in base 36, five characters. Short
+ * enough for any remarks, and the engine refuses two configured strategies with one key.
+ */
+export function strategyKey(strategyId: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < strategyId.length; i++) {
+    h ^= strategyId.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return (h % 36 ** STRATEGY_KEY_LENGTH).toString(36).padStart(STRATEGY_KEY_LENGTH, '0');
 }
 
 const patterns = new Map<string, RegExp>();
@@ -80,6 +99,8 @@ export interface ParsedTag {
   readonly run: number;
   readonly seq: number;
   readonly leg: SmartLegName;
+  /** The strategy key (strategyKey) when the tag carries one. */
+  readonly strategyKey?: string;
 }
 
 /** Takes one of our tags apart; undefined for a tag of another prefix or format. */
@@ -89,27 +110,35 @@ export function parseTag(tag: string, prefix: string = DEFAULT_TAG_PREFIX): Pars
   const m = re.exec(tag);
   if (!m) return undefined;
   const leg: SmartLegName = tag.endsWith(LEG_SUFFIX.stopLoss) ? 'stopLoss' : tag.endsWith(LEG_SUFFIX.target) ? 'target' : 'entry';
-  return { run: parseInt(m[1]!, 36), seq: parseInt(m[2]!, 36), leg };
+  return { run: parseInt(m[1]!, 36), seq: parseInt(m[2]!, 36), leg, ...(m[3] !== undefined ? { strategyKey: m[3] } : {}) };
 }
 
-/** Mints the tags of one run: `<prefix><run>-<seq>` in base 36. */
+/** Mints the tags of one run: `<prefix><run>-<seq>` in base 36, `_<strategy key>` after it when keys are on. */
 export class TagMinter {
   /** `<prefix><run>-`, computed once: tags are minted on the hot path. */
   private readonly head: string;
   private readonly pattern: RegExp;
+  private readonly keys = new Map<string, string>();
   private seq = 0;
 
   constructor(
     readonly prefix: string,
     readonly run: number,
+    /** Whether tags of a strategy's orders carry its key. */
+    readonly strategyKeys = false,
   ) {
     checkTagPrefix(prefix);
     this.head = `${prefix}${run.toString(36)}-`;
     this.pattern = tagPattern(prefix);
   }
 
-  next(): string {
-    return this.head + (++this.seq).toString(36);
+  /** The next tag; `strategyId` (when keys are on) is the strategy the order is for. */
+  next(strategyId?: string): string {
+    const tag = this.head + (++this.seq).toString(36);
+    if (!this.strategyKeys || strategyId === undefined) return tag;
+    let key = this.keys.get(strategyId);
+    if (key === undefined) this.keys.set(strategyId, (key = strategyKey(strategyId)));
+    return `${tag}_${key}`;
   }
 
   /** Whether a tag (of any run, legs included) has our prefix and format. */

@@ -45,7 +45,7 @@ export interface TrailingStopsOptions {
    * closes, and must work even when trading is halted.
    */
   readonly protect: (intent: Intent) => void;
-  readonly newTag: () => string;
+  readonly newTag: (strategyId?: string) => string;
   readonly log?: Logger;
 }
 
@@ -214,7 +214,7 @@ export class TrailingStops {
     if (remaining <= 0) return;
     this.o.bus.publish({ type: 'lifecycle', ts: this.o.clock.now(), phase: 'trailing_stop', source: 'execution', detail: `local trailing stop of ${t.intent.id} touched at ${formatRupees(t.stop)}: exiting ${remaining} at market` });
     this.o.protect({
-      kind: 'place', id: this.o.newTag(), strategyId: t.intent.strategyId, instrument: t.intent.instrument, side: t.intent.side === 'BUY' ? 'SELL' : 'BUY',
+      kind: 'place', id: this.o.newTag(t.intent.strategyId), strategyId: t.intent.strategyId, instrument: t.intent.instrument, side: t.intent.side === 'BUY' ? 'SELL' : 'BUY',
       qty: remaining, orderType: 'MARKET', validity: 'DAY', product: t.intent.product,
     });
   }

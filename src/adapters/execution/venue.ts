@@ -35,6 +35,7 @@ import type { Observable } from 'rxjs';
 import type { OrderStatus, OrderType, Product, Side, Validity } from '../../core/enums.js';
 import type { Paise } from '../../core/money.js';
 import type { SmartEntryType, SmartLegName, TrailingMode } from '../../core/intents.js';
+import type { ConnectionCause } from '../../core/events.js';
 
 /** A venue answer: a plain value from an in-process venue, a promise from a network one. */
 export type VenueResult<T> = T | Promise<T>;
@@ -281,7 +282,7 @@ export type VenueUpdate =
    * Connection state of the update stream. After `connected` following a drop, the engine
    * re-reads the order book and trades (updates missed while down are recovered that way).
    */
-  | { readonly kind: 'connection'; readonly connected: boolean; readonly ts: number; readonly detail?: string };
+  | { readonly kind: 'connection'; readonly connected: boolean; readonly ts: number; readonly detail?: string; readonly cause?: ConnectionCause };
 
 export interface ExecutionVenue {
   /** Short name for logs and events: `broker`, `paper`, `backtest`. */

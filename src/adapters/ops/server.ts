@@ -29,7 +29,8 @@ export interface HealthReport {
   readonly tradingState: string;
   /** True once start-up reconciliation with the broker finished. */
   readonly reconciled: boolean;
-  readonly connections: Readonly<Record<string, { readonly connected: boolean; readonly downSinceMs?: number }>>;
+  /** Each connection by lifecycle source; `stalled` while a stall incident lasts (through reconnects). */
+  readonly connections: Readonly<Record<string, { readonly connected: boolean; readonly downSinceMs?: number; readonly stalled?: boolean }>>;
   /** Clock ms since the last tick, null before the first. */
   readonly lastTickAgeMs: number | null;
   readonly [extra: string]: unknown;

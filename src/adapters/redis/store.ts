@@ -81,6 +81,7 @@ export class RedisStore implements Store {
   private readonly opTtl: number;
   private readonly log: Logger | undefined;
   private readonly reconnectListeners = new Set<() => void>();
+  private readonly stateListeners = new Set<(state: StoreConnectionState) => void>();
   private state: StoreConnectionState = 'connecting';
   private everReady = false;
   private closing = false;
@@ -109,7 +110,7 @@ export class RedisStore implements Store {
     this.redis.on('ready', () => {
       const again = this.everReady;
       this.everReady = true;
-      this.state = 'ready';
+      this.setState('ready');
       if (again) {
         this.reconnects++;
         this.log?.info({ reconnects: this.reconnects }, 'redis store: reconnected');
@@ -124,7 +125,7 @@ export class RedisStore implements Store {
     });
     this.redis.on('reconnecting', () => {
       if (this.state !== 'reconnecting') this.log?.warn('redis store: connection lost, reconnecting');
-      this.state = 'reconnecting';
+      this.setState('reconnecting');
     });
     // Without a listener ioredis prints unhandled errors; the connection state says enough.
     this.redis.on('error', (e: Error) => this.log?.debug({ err: e }, 'redis store: connection error'));
@@ -132,6 +133,24 @@ export class RedisStore implements Store {
 
   get connectionState(): StoreConnectionState {
     return this.state;
+  }
+
+  /** Calls `listener` on every change of the connection state; returns the unsubscribe. */
+  onConnectionState(listener: (state: StoreConnectionState) => void): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
+  }
+
+  private setState(state: StoreConnectionState): void {
+    if (this.state === state) return;
+    this.state = state;
+    for (const l of this.stateListeners) {
+      try {
+        l(state);
+      } catch (e) {
+        this.log?.error({ err: e }, 'redis store: state listener failed');
+      }
+    }
   }
 
   /** Number of reconnects after the first connection. */

@@ -112,11 +112,14 @@ describe('shared broker session (file store)', () => {
     const before = await generationsLogged();
     for (let i = 0; i < 5; i++) {
       const b = processWith(fileStore, 'JBSWY3DPEHPK3PXP');
+      expect(b.tokens.blockedReason).toBeUndefined();
       const e = await failure(b.client.profile());
       expect(e).toBeInstanceOf(TokenGenerationBlocked);
       expect((e as TokenGenerationBlocked).context['reason']).toBe('wrong_totp');
       expect((e as TokenGenerationBlocked).message).toMatch(/TARANG_TOTP_SECRET/);
       if (i > 0) expect((e as TokenGenerationBlocked).message).toMatch(/no code was sent/);
+      // What the daemon's lockout-risk alert (TOTP_LOCKOUT) reads, for its own refusal and for a shared one.
+      expect(b.tokens.blockedReason).toEqual({ reason: 'wrong_totp', message: (e as TokenGenerationBlocked).message });
     }
     expect(await generationsLogged()).toBe(before + 1);
     // The right secret is other credentials: it gets its try and works.

@@ -7,7 +7,7 @@ import { filter, firstValueFrom, take, timeout, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
 import { BrokerVenue } from '../../../src/adapters/broker/venue.js';
-import { subscriptionFrames } from '../../../src/adapters/broker/ws/market-data.js';
+import { subscriptionFrames, type ShardConnection } from '../../../src/adapters/broker/ws/market-data.js';
 import { loadInstrumentMaster } from '../../../src/adapters/broker/helpers/instrument-master.js';
 import type { VenueUpdate } from '../../../src/adapters/execution/venue.js';
 
@@ -39,7 +39,7 @@ describe('subscription frames', () => {
 describe('streams against the simulator', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ config: { ws: { stallMs: 1500, reconnectBaseMs: 400, reconnectMaxMs: 2000, positionPollMs: 60_000 } } });
+    h = await startHarness({ config: { ws: { stallMs: 1500, pingIntervalMs: 500, reconnectBaseMs: 400, reconnectMaxMs: 2000, positionPollMs: 60_000 } } });
   });
   afterAll(async () => {
     await h.close();
@@ -106,6 +106,36 @@ describe('streams against the simulator', () => {
       expect(cancelledUpdate?.kind === 'order' && cancelledUpdate.order.tag).toBe('ws-test:1');
     } finally {
       sub.unsubscribe();
+    }
+  });
+  it('reports a stall that outlasts reconnects as one incident on both streams, ended only by frames flowing again', async () => {
+    const md = h.broker.marketData();
+    md.subscribe(['NSE_2885'], 'full');
+    const venue = new BrokerVenue(h.broker);
+    const prices: ShardConnection[] = [];
+    const orders: VenueUpdate[] = [];
+    const subs = [md.connections$.subscribe((c) => prices.push(c)), venue.updates.subscribe((u) => u.kind === 'connection' && orders.push(u))];
+    try {
+      // The order stream is one per broker (an earlier test's venue may have opened it).
+      await until(() => h.broker.streams().some((st) => st.name === 'ws:orders' && st.connected));
+      const stallsBefore = md.stats().shards[0]!.stalls;
+      await h.control('POST', '/sim/faults', { ws_stall: true });
+      // Stalled, reconnected, stalled again: the order stream answers no pong either.
+      await until(() => md.stats().shards[0]!.stalls >= stallsBefore + 2, 20_000);
+      await until(() => orders.filter((u) => u.kind === 'connection' && u.cause === 'stalled').length >= 1, 20_000);
+      expect(md.stats().shards[0]!.stalled).toBe(true);
+      expect(prices.filter((c) => c.cause === 'stalled').length).toBeGreaterThanOrEqual(2);
+      expect(prices.some((c) => c.cause === 'reconnected')).toBe(true);
+      expect(prices.some((c) => c.cause === 'flowing')).toBe(false);
+      await h.control('POST', '/sim/faults', { ws_stall: false });
+      await until(() => prices.some((c) => c.cause === 'flowing') && orders.some((u) => u.kind === 'connection' && u.cause === 'flowing'), 20_000);
+      expect(prices.filter((c) => c.cause === 'flowing')).toHaveLength(1);
+      expect(md.stats().shards[0]!.stalled).toBe(false);
+      expect(md.stats().shards[0]!.lastFrameAt).toBeGreaterThan(0);
+      const streams = h.broker.streams();
+      expect(streams.map((st) => st.name)).toEqual(['ws:prices#0', 'ws:orders']);
+    } finally {
+      for (const sub of subs) sub.unsubscribe();
     }
   });
 });

@@ -55,6 +55,83 @@ describe('Alerter', () => {
     expect(bus).toHaveLength(2);
   });
 
+  it('raises WS_STALLED once for a stream that stalls, reconnects and stalls again, and WS_FLOWING when frames flow', () => {
+    const clock = new VirtualClock(0);
+    const alerter = new Alerter({ clock, log: silentLogger(), disconnectAlertMs: 30_000 });
+    const ev = (phase: 'connected' | 'disconnected', cause: 'stalled' | 'reconnected' | 'flowing') => alerter.observe({ type: 'lifecycle', ts: clock.now(), phase, source: 'venue:paper', cause, detail: 'closed (1006)' });
+    for (let i = 0; i < 3; i++) {
+      ev('disconnected', 'stalled');
+      clock.advanceBy(1_000);
+      ev('connected', 'reconnected');
+      clock.advanceBy(20_000);
+    }
+    expect(alerter.raised.map((a) => a.code)).toEqual(['WS_STALLED']);
+    expect(alerter.stalled.has('venue:paper')).toBe(true);
+    ev('connected', 'flowing');
+    expect(alerter.raised.map((a) => [a.code, a.level, a.message])).toEqual([
+      ['WS_STALLED', 'critical', 'venue:paper stalled: no frame within the stall timeout; reconnecting until frames flow again'],
+      ['WS_FLOWING', 'info', 'venue:paper frames flowing again after a stall of 63 s'],
+    ]);
+    ev('disconnected', 'stalled');
+    expect(alerter.raised.map((a) => a.code)).toEqual(['WS_STALLED', 'WS_FLOWING', 'WS_STALLED']);
+  });
+
+  it('raises STORE_DISCONNECTED for a store down past the threshold and STORE_RECONNECTED when it is back', () => {
+    const clock = new VirtualClock(0);
+    const alerter = new Alerter({ clock, log: silentLogger(), disconnectAlertMs: 10_000 });
+    alerter.observe({ type: 'lifecycle', ts: 0, phase: 'disconnected', source: 'store', cause: 'dropped' });
+    clock.advanceBy(10_000);
+    alerter.observe({ type: 'lifecycle', ts: clock.now(), phase: 'connected', source: 'store', cause: 'reconnected' });
+    expect(alerter.raised.map((a) => [a.code, a.level])).toEqual([
+      ['STORE_DISCONNECTED', 'critical'],
+      ['STORE_RECONNECTED', 'info'],
+    ]);
+    expect(alerter.raised[0]!.message).toMatch(/^the store is unreachable .* for more than 10 s$/);
+  });
+
+  it('raises RECONNECTS_REPEATED once for count reconnects within the window, and RECONNECTS_SETTLED after a quiet window', () => {
+    const clock = new VirtualClock(0);
+    const alerter = new Alerter({ clock, log: silentLogger(), reconnects: { count: 3, windowMs: 60_000 } });
+    const flap = () => {
+      alerter.observe({ type: 'lifecycle', ts: clock.now(), phase: 'disconnected', source: 'ws:prices#0', cause: 'dropped' });
+      alerter.observe({ type: 'lifecycle', ts: clock.now(), phase: 'connected', source: 'ws:prices#0', cause: 'reconnected' });
+    };
+    flap();
+    clock.advanceBy(40_000);
+    flap();
+    clock.advanceBy(40_000);
+    flap(); // the first is out of the window: two within it
+    expect(alerter.raised).toHaveLength(0);
+    for (let i = 0; i < 4; i++) {
+      clock.advanceBy(5_000);
+      flap();
+    }
+    expect(alerter.raised.map((a) => a.code)).toEqual(['RECONNECTS_REPEATED']);
+    clock.advanceBy(59_999);
+    expect(alerter.raised).toHaveLength(1);
+    clock.advanceBy(1);
+    expect(alerter.raised.map((a) => [a.code, a.level])).toEqual([
+      ['RECONNECTS_REPEATED', 'warn'],
+      ['RECONNECTS_SETTLED', 'info'],
+    ]);
+  });
+
+  it('raises TOTP_LOCKOUT once while token generation stays stopped, and TOTP_UNBLOCKED when it clears', () => {
+    const clock = new VirtualClock(0);
+    const alerter = new Alerter({ clock, log: silentLogger() });
+    const blocked = { reason: 'wrong_totp', message: 'token generation stopped: the TOTP code was rejected' };
+    alerter.tokenState(undefined);
+    alerter.tokenState(blocked);
+    alerter.tokenState(blocked);
+    alerter.tokenState(undefined);
+    alerter.tokenState(undefined);
+    expect(alerter.raised.map((a) => [a.code, a.level])).toEqual([
+      ['TOTP_LOCKOUT', 'critical'],
+      ['TOTP_UNBLOCKED', 'info'],
+    ]);
+    expect(alerter.raised[0]!.context).toEqual({ reason: 'wrong_totp' });
+  });
+
   it('stays quiet about a short disconnect', () => {
     const clock = new VirtualClock(0);
     const alerter = new Alerter({ clock, log: silentLogger(), disconnectAlertMs: 10_000 });

@@ -49,7 +49,7 @@ export interface PaperHarness {
    */
   daemon(o: { n: number; concurrent?: number; burst?: number; store?: Store; config?: Partial<DaemonConfigInput>; broker?: Partial<BrokerConfigInput>; log?: Logger; observe?: (e: Event) => void }): Promise<Daemon>;
   /** Waits until `ms` of market time have passed, each step settled (instead of sleeping in wall time). */
-  elapse(ms: number): Promise<void>;
+  elapse(ms: number, timeoutMs?: number): Promise<void>;
   faults(patch: Record<string, unknown>): Promise<void>;
   clearFaults(): Promise<void>;
   control(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<unknown>;
@@ -129,7 +129,7 @@ export async function startPaperHarness(o: { speed?: number; start?: number; rat
       await daemon.start();
       return daemon;
     },
-    elapse: (ms) => driver.elapse(ms),
+    elapse: (ms, timeoutMs) => driver.elapse(ms, timeoutMs),
     faults: async (patch) => void (await control('POST', '/sim/faults', patch)),
     clearFaults: async () => void (await control('DELETE', '/sim/faults')),
     control,
@@ -165,7 +165,7 @@ export function engineOf(d: Daemon): Engine {
 export function compareWithBroker(daemon: Daemon, view: BrokerView, instrument: string): { tags: string[]; problems: string[] } {
   const problems: string[] = [];
   const seen = daemon.stats.orders();
-  const ours = view.orders.filter((o) => o.tag !== undefined && /^tr[0-9a-z]+-[0-9a-z]+$/.test(o.tag));
+  const ours = view.orders.filter((o) => o.tag !== undefined && /^tr[0-9a-z]+-[0-9a-z]+(?:_[0-9a-z]{5})?$/.test(o.tag));
   const tags = ours.map((o) => o.tag!);
   const dup = tags.filter((t, i) => tags.indexOf(t) !== i);
   if (dup.length) problems.push(`tags placed more than once at the broker: ${[...new Set(dup)].join(', ')}`);

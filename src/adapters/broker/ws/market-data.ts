@@ -6,18 +6,27 @@
  * merged tick state (partial frames resume from a fresh snapshot).
  */
 import { Subject, type Observable } from 'rxjs';
-import type { TickEvent } from '../../../core/events.js';
+import type { ConnectionCause, TickEvent } from '../../../core/events.js';
 import { parseScripCode } from '../../../core/instruments.js';
 import { InputException, type DataException } from '../errors.js';
 import { FrameDecoder, type StreamFrame, type TickMode } from './frame-decoder.js';
-import { ResilientSocket, socketConnection, type SocketConnection } from './resilient-socket.js';
+import { ResilientSocket, socketConnection, type SocketConnection, type SocketStats } from './resilient-socket.js';
 
 export interface MarketDataOptions extends SocketConnection {
   readonly maxConnections: number;
   readonly maxInstrumentsPerConnection: number;
   readonly maxInstrumentsPerFrame: number;
   readonly expectFrames: () => boolean;
-  readonly onState?: (shard: number, connected: boolean, detail: string) => void;
+  readonly onState?: (shard: number, connected: boolean, detail: string, cause: ConnectionCause) => void;
+}
+
+/** One shard's connection change. */
+export interface ShardConnection {
+  readonly shard: number;
+  readonly connected: boolean;
+  readonly cause: ConnectionCause;
+  readonly detail: string;
+  readonly ts: number;
 }
 
 interface Shard {
@@ -55,8 +64,12 @@ export class MarketDataStream {
   private decodeErrors = 0;
   private stopped = false;
 
+  private readonly connectionSubject = new Subject<ShardConnection>();
+
   /** Ticks of every subscribed instrument, hot. */
   readonly ticks$: Observable<TickEvent> = this.subject.asObservable();
+  /** Each shard's connection changes with their cause, hot (health and alerts follow them). */
+  readonly connections$: Observable<ShardConnection> = this.connectionSubject.asObservable();
 
   constructor(private readonly o: MarketDataOptions) {}
 
@@ -73,7 +86,7 @@ export class MarketDataStream {
     return this.shards.length;
   }
 
-  stats(): { shards: Array<{ instruments: number; connected: boolean; connects: number; drops: number; stalls: number; frames: number; handshakeRefusals: number }>; decodeErrors: number } {
+  stats(): { shards: Array<{ instruments: number; connected: boolean } & SocketStats>; decodeErrors: number } {
     return {
       shards: this.shards.map((s) => ({ instruments: s.codes.size, connected: s.socket.connected, ...s.socket.stats })),
       decodeErrors: this.decodeErrors,
@@ -136,6 +149,7 @@ export class MarketDataStream {
     this.stopped = true;
     await Promise.all(this.shards.map((s) => s.socket.stop()));
     this.subject.complete();
+    this.connectionSubject.complete();
   }
 
   private shardWithRoom(): Shard {
@@ -161,7 +175,10 @@ export class MarketDataStream {
         for (const f of subscriptionFrames('subscribe', codes, this.o.maxInstrumentsPerFrame)) send(f);
       },
       onMessage: (data) => decoder.decode(data, emit, onError),
-      onState: (connected, detail) => this.o.onState?.(index, connected, detail),
+      onState: (connected, detail, cause) => {
+        this.connectionSubject.next({ shard: index, connected, detail, cause, ts: this.o.clock.now() });
+        this.o.onState?.(index, connected, detail, cause);
+      },
     });
     const shard: Shard = { index, socket, codes, decoder };
     this.shards.push(shard);

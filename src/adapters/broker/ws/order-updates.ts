@@ -17,7 +17,10 @@ import { ResilientSocket, socketConnection, type SocketConnection } from './resi
 
 export interface OrderUpdatesOptions extends SocketConnection {
   readonly positionPollMs: number;
-  /** Order updates are sparse: the stall detector is off unless this says frames are expected. */
+  /**
+   * When the stall detector acts (default: always). Order updates are sparse, so the stream counts
+   * a pong as life (resilient-socket.ts `sparse`): silent means no frame and no pong answered.
+   */
   readonly expectFrames?: () => boolean;
   /** REST reads used to resynchronise after a reconnect and to poll positions. */
   readonly fetchOrders: () => Promise<readonly VenueOrderState[]>;
@@ -43,7 +46,8 @@ export class OrderUpdateStream {
     this.socket = new ResilientSocket({
       name: 'ws:orders',
       ...socketConnection(o),
-      expectFrames: o.expectFrames ?? (() => false),
+      expectFrames: o.expectFrames ?? (() => true),
+      sparse: true,
       onOpen: (send, reconnect) => {
         send({ action: 'subscribe', mode: 'order_update' });
         send({ action: 'subscribe', mode: 'position_update' });
@@ -52,7 +56,7 @@ export class OrderUpdateStream {
         void this.resync(reconnect ? 'reconnect' : 'connect');
       },
       onMessage: (data) => this.decoder.decode(data, (f) => this.onFrame(f), (e) => this.onDecodeError(e)),
-      onState: (connected, detail) => this.subject.next({ kind: 'connection', connected, ts: o.clock.now(), detail }),
+      onState: (connected, detail, cause) => this.subject.next({ kind: 'connection', connected, ts: o.clock.now(), detail, cause }),
     });
   }
 

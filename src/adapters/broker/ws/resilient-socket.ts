@@ -4,10 +4,17 @@
  * when the handshake is refused as unauthorised, and a stall detector that forces a reconnect
  * when no frame has arrived for `stallMs` while the market is open. Every timer runs on the Clock.
  * The owner re-sends its subscriptions from `onOpen`, which runs after every (re)connect.
+ *
+ * State changes reach the owner with a typed cause (ConnectionCause): `stalled` when the detector
+ * dropped the socket, `dropped` for any other close, and `flowing` at the first frame after a
+ * stall, so that a stream which stalls, reconnects and stalls again is one incident to its readers
+ * (the reconnect alone does not end it). A sparse stream (order updates: quiet for hours is normal)
+ * counts a pong as life and allows at least two ping intervals of silence, at any hour.
  */
 import WebSocket from 'ws';
 import type { IncomingMessage } from 'node:http';
 import type { Clock, TimerHandle } from '../../../core/clock.js';
+import type { ConnectionCause } from '../../../core/events.js';
 import type { Logger } from '../../../core/log.js';
 import type { TokenSource } from '../http.js';
 
@@ -48,8 +55,13 @@ export interface ResilientSocketOptions extends SocketConnection {
   /** Called after every successful open, first and later ones; `reconnect` is true after a drop. */
   readonly onOpen: (send: (frame: unknown) => void, reconnect: boolean) => void;
   readonly onMessage: (data: Buffer) => void;
-  readonly onState?: (connected: boolean, detail: string) => void;
+  readonly onState?: (connected: boolean, detail: string, cause: ConnectionCause) => void;
   readonly random?: () => number;
+  /**
+   * Frames are sparse (order updates): a pong counts as life, and the silence allowed is at least
+   * two ping intervals. `expectFrames` still says when the detector acts.
+   */
+  readonly sparse?: boolean;
 }
 
 export interface SocketStats {
@@ -58,6 +70,10 @@ export interface SocketStats {
   stalls: number;
   frames: number;
   handshakeRefusals: number;
+  /** Clock ms of the last frame (or pong, on a sparse stream); 0 before the first. */
+  lastFrameAt: number;
+  /** In a stall incident: dropped for silence and no frame since. */
+  stalled: boolean;
 }
 
 export class ResilientSocket {
@@ -70,7 +86,9 @@ export class ResilientSocket {
   private everOpened = false;
   private stopped = false;
   private token: string | undefined;
-  readonly stats: SocketStats = { connects: 0, drops: 0, stalls: 0, frames: 0, handshakeRefusals: 0 };
+  /** Why the socket is being closed by us (the stall detector), read by the close handler. */
+  private closingFor: ConnectionCause | undefined;
+  readonly stats: SocketStats = { connects: 0, drops: 0, stalls: 0, frames: 0, handshakeRefusals: 0, lastFrameAt: 0, stalled: false };
 
   constructor(private readonly o: ResilientSocketOptions) {}
 
@@ -138,13 +156,16 @@ export class ResilientSocket {
       this.lastFrameAt = this.o.clock.now();
       this.startTimers(ws);
       this.o.logger.info({ socket: this.o.name, reconnect }, 'WebSocket connected');
-      this.o.onState?.(true, reconnect ? 'reconnected' : 'connected');
+      this.o.onState?.(true, reconnect ? 'reconnected' : 'connected', reconnect ? 'reconnected' : 'connected');
       this.o.onOpen((f) => ws.send(typeof f === 'string' ? f : JSON.stringify(f)), reconnect);
     });
     ws.on('message', (data: Buffer) => {
-      this.lastFrameAt = this.o.clock.now();
+      this.alive();
       this.stats.frames++;
       this.o.onMessage(data);
+    });
+    ws.on('pong', () => {
+      if (this.o.sparse && this.ws === ws) this.alive();
     });
     ws.on('unexpected-response', (_req, res: IncomingMessage) => {
       this.stats.handshakeRefusals++;
@@ -167,7 +188,9 @@ export class ResilientSocket {
       this.ws = undefined;
       if (this.stopped) return;
       this.stats.drops++;
-      this.o.onState?.(false, `closed (${code})`);
+      const cause = this.closingFor ?? 'dropped';
+      this.closingFor = undefined;
+      this.o.onState?.(false, cause === 'stalled' ? `stalled, closed (${code})` : `closed (${code})`, cause);
       this.scheduleReconnect(`closed (${code})`);
     });
   }
@@ -177,15 +200,27 @@ export class ResilientSocket {
     this.pingTimer = this.o.clock.setInterval(() => {
       if (ws.readyState === WebSocket.OPEN) ws.ping();
     }, this.o.pingIntervalMs);
-    const every = Math.max(250, Math.floor(this.o.stallMs / 4));
+    const stallMs = this.o.sparse ? Math.max(this.o.stallMs, 2 * this.o.pingIntervalMs) : this.o.stallMs;
+    const every = Math.max(250, Math.floor(stallMs / 4));
     this.stallTimer = this.o.clock.setInterval(() => {
       if (ws.readyState !== WebSocket.OPEN || !this.o.expectFrames()) return;
       const silent = this.o.clock.now() - this.lastFrameAt;
-      if (silent >= this.o.stallMs) {
+      if (silent >= stallMs) {
         this.stats.stalls++;
-        this.forceReconnect(`no frame for ${silent} ms while the market is open`);
+        this.stats.stalled = true;
+        this.closingFor = 'stalled';
+        this.forceReconnect(this.o.sparse ? `no frame or pong for ${silent} ms` : `no frame for ${silent} ms while the market is open`);
       }
     }, every);
+  }
+
+  /** A frame (or a pong on a sparse stream) arrived: the first one after a stall ends the incident. */
+  private alive(): void {
+    this.lastFrameAt = this.o.clock.now();
+    this.stats.lastFrameAt = this.lastFrameAt;
+    if (!this.stats.stalled) return;
+    this.stats.stalled = false;
+    this.o.onState?.(true, 'frames flowing again after a stall', 'flowing');
   }
 
   private clearTimers(): void {

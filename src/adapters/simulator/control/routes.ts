@@ -15,6 +15,7 @@ import type { SimContext } from '../server/context.js';
 import type { RouteMeta } from '../server/route-meta.js';
 import { parseInput } from '../server/validate.js';
 import { applyFaultPatch, faultPatchSchema, faultStateWire, noFaults } from './faults.js';
+import { PacedClock } from './paced-clock.js';
 
 const control: RouteMeta = { control: true, auth: false };
 const open: RouteMeta = { control: true, open: true, auth: false };
@@ -38,7 +39,8 @@ const staticIpBody = z.object({ primary: z.string().optional(), secondary: z.str
 const requestsQuery = z.object({ limit: z.coerce.number().int().min(1).max(100_000).optional() });
 
 export function controlRoutes(app: FastifyInstance, ctx: SimContext): void {
-  app.get('/sim/clock', { config: open }, async () => ({ now_ms: ctx.clock.now() }));
+  // `speed`: market ms per wall ms of a paced clock (a client on its own clock follows it); absent when the clock is driven by hand.
+  app.get('/sim/clock', { config: open }, async () => ({ now_ms: ctx.clock.now(), ...(ctx.clock instanceof PacedClock ? { speed: ctx.clock.speed } : {}) }));
 
   app.post('/sim/clock', { config: control }, async (request) => {
     const body = parseInput(clockBody, request.body, 'request body');

@@ -145,6 +145,10 @@ export class WsHub {
   }
 
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    // The socket is ours from the 'upgrade' event: without a listener, a client that dies while
+    // being refused (a killed process resets the connection) would throw an unhandled 'error'
+    // and take the whole simulator down.
+    socket.on('error', (err) => this.deps.log.debug({ err }, 'ws handshake socket error'));
     const url = req.url ?? '';
     if (url.split('?')[0] !== this.path) return refuse(socket, 404, { status: 'error', message: `no WebSocket at ${url}; use ${this.path}`, error_type: 'NotFoundException', error_code: 'NotFoundException' });
     const header = req.headers['authorization'];

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { marketOrderBody, startHarness, WsClient, type Harness } from '../server/sim-harness.js';
 import { until } from '../../../support/wait.js';
@@ -28,6 +29,19 @@ describe('WebSocket (spec 6, wire-gaps)', () => {
     const e = await refused('not-a-token');
     expect(e.status).toBe(403);
     expect(JSON.parse(e.body)).toMatchObject({ error_type: 'TokenException' });
+  });
+
+  it('survives clients that reset the connection while being refused (a killed process)', async () => {
+    const { port } = new URL(h.sim.wsUrl);
+    for (let i = 0; i < 20; i++) {
+      const socket = connect(Number(port), '127.0.0.1');
+      socket.on('error', () => {});
+      await new Promise<void>((r) => socket.once('connect', () => r()));
+      socket.write(`GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nAuthorization: dead-token-${i}\r\n\r\n`);
+      socket.resetAndDestroy();
+    }
+    // Still serving: the next refusal is answered as usual.
+    expect((await refused('not-a-token')).status).toBe(403);
   });
 
   it('sends a tick after a subscribe, and another when the price moves', async () => {
