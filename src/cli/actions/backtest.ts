@@ -6,8 +6,6 @@
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { createRequire } from 'node:module';
-import type CliProgress from 'cli-progress';
 import { isInterval, type Interval } from '../../core/candles.js';
 import { ConfigError } from '../../core/errors.js';
 import { parsePaise, formatInr } from '../../core/money.js';
@@ -28,10 +26,13 @@ import { loadCsvCandles, type CsvLoadOptions } from '../../../backtest/data/csv-
 import { describeSummary, type LoadSummary } from '../../../backtest/data/load-summary.js';
 import { instrumentsForSeries } from '../../../backtest/data/series-instruments.js';
 import { buildJsonReport, jsonText } from '../../../backtest/report/backtest-result.js';
-import { gridOf, parseSweep, scalar } from '../../../backtest/sweep/sweep-grid.js';
+import { gridOf, scalar } from '../../../backtest/sweep/sweep-grid.js';
+import { resolveSweepAxes } from '../../../backtest/sweep/declared-axes.js';
+import { parseWalkForward } from '../../../backtest/walk-forward/windows.js';
 import { RANK_METRICS, isRankMetric, type RankMetric } from '../../../backtest/sweep/sweep-rank.js';
 import type { BacktestSettings } from '../../../backtest/runner.js';
 import { printByInstrument, printMetrics } from './backtest-summary.js';
+import { progressBar } from './progress-bar.js';
 import { formatZodIssues } from '../../core/zod-issues.js';
 import { parseIstDate } from '../../core/date-input.js';
 import { IntradayExitAtInput, SquareOffTimesInput } from '../../risk/rules/square-off.js';
@@ -70,6 +71,8 @@ export interface BacktestFlags {
   html?: string;
   sweep?: string[];
   rank: string;
+  walkForward?: string;
+  walkForwardRank?: string;
   workers?: string;
   top: string;
   heatmap?: string;
@@ -134,29 +137,6 @@ function keyValues(flag: string, items: readonly string[] = []): Array<[string, 
 function schemaKeys(def: StrategyDefinition): Set<string> {
   const shape = (def.params as unknown as { shape?: Record<string, unknown> }).shape;
   return new Set(shape ? Object.keys(shape) : []);
-}
-
-function progressBar(enabled: boolean, label: string): { update(done: number, total: number): void; stop(): void } {
-  if (!enabled || !process.stderr.isTTY) return { update: () => undefined, stop: () => undefined };
-  // cli-progress only for a terminal (CommonJS, loaded on first use like this).
-  const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof CliProgress;
-  const bar = new cliProgress.SingleBar(
-    { stream: process.stderr, format: `${label} [{bar}] {percentage}% {value}/{total} eta {eta_formatted}`, hideCursor: true, clearOnComplete: true },
-    cliProgress.Presets.shades_classic,
-  );
-  let started = false;
-  return {
-    update(done, total) {
-      if (!started) {
-        bar.start(total, 0);
-        started = true;
-      }
-      bar.update(done);
-    },
-    stop() {
-      if (started) bar.stop();
-    },
-  };
 }
 
 interface LoadedData {
@@ -302,12 +282,18 @@ function commandLine(cmd: Command, drop: ReadonlySet<string> = new Set()): strin
 
 /** Flags that only mean something in a sweep: given without --sweep they are an error, not ignored. */
 const SWEEP_ONLY = ['rank', 'workers', 'top', 'heatmap'] as const;
+/** Of those, the ones a walk-forward (a sweep per window) uses too. */
+const WALK_FORWARD_TOO: ReadonlySet<string> = new Set(['rank', 'workers']);
 
 export async function runBacktest(f: BacktestFlags, cmd: Command): Promise<void> {
   if (!f.sweep?.length) {
-    const given = SWEEP_ONLY.filter((k) => cmd.getOptionValueSource(k) === 'cli');
+    const given = SWEEP_ONLY.filter((k) => cmd.getOptionValueSource(k) === 'cli' && !(f.walkForward !== undefined && WALK_FORWARD_TOO.has(k)));
     if (given.length) throw flagError(given[0]!, `applies to sweeps only; add --sweep name=from..to:step, or leave out ${given.map((g) => `--${g}`).join(' and ')}`);
   }
+  if (f.walkForward !== undefined) {
+    const given = ['top', 'heatmap'].filter((k) => cmd.getOptionValueSource(k) === 'cli');
+    if (given.length) throw flagError(given[0]!, 'applies to a plain sweep, not to --walk-forward (its report lists every window)');
+  } else if (f.walkForwardRank !== undefined) throw flagError('walk-forward-rank', 'applies to --walk-forward only');
   let definition: StrategyDefinition;
   let strategyRef: string;
   try {
@@ -340,6 +326,14 @@ export async function runBacktest(f: BacktestFlags, cmd: Command): Promise<void>
   const params: Record<string, unknown> = {};
   for (const [k, v] of keyValues('param', f.param)) params[k] = scalar(v);
   if (f.expiredExpiry && f.sweep?.length) throw flagError('sweep', 'is not available with --expired-expiry yet; run one parameter set at a time');
+  if (f.expiredExpiry && f.walkForward !== undefined) throw flagError('walk-forward', 'is not available with --expired-expiry yet');
+  // Checked before any candle is read.
+  const walkForwardSpec = f.walkForward !== undefined ? parseWalkForward(f.walkForward) : undefined;
+  const walkForwardRank = f.walkForwardRank ?? f.rank;
+  if (!isRankMetric(walkForwardRank)) throw flagError('walk-forward-rank', `expected one of ${RANK_METRICS.join(', ')}, got ${JSON.stringify(walkForwardRank)}`);
+  // The grid: the ranges given, or the strategy's declared space (a walk-forward without --sweep searches all of it).
+  const fixed = new Set(keyValues('param', f.param).map(([k]) => k));
+  const axes = f.sweep?.length || walkForwardSpec ? resolveSweepAxes(f.sweep?.length ? f.sweep : [''], definition, fixed) : [];
   const { series, sources, known, options } = await loadData(f, params);
   for (const s of sources) process.stderr.write(`${describeSummary(s)}\n`);
   const tickSize = f.tick !== undefined ? parsePaise(f.tick, '--tick') : undefined;
@@ -368,10 +362,25 @@ export async function runBacktest(f: BacktestFlags, cmd: Command): Promise<void>
       throw flagError('param', `${definition.name}: ${formatZodIssues(parsed.error, { root: '(params)' })}`);
     }
   }
-  if (instances && f.sweep?.length) throw flagError('sweep', `runs one instrument; this data holds ${ids.length} (${ids.slice(0, 3).join(', ')}, ...): pick one with --param instrument=${ids[0]}`);
+  if (instances && (f.sweep?.length || walkForwardSpec)) {
+    throw flagError(walkForwardSpec ? 'walk-forward' : 'sweep', `runs one instrument; this data holds ${ids.length} (${ids.slice(0, 3).join(', ')}, ...): pick one with --param instrument=${ids[0]}`);
+  }
+
+  if (walkForwardSpec) {
+    const { runWalkForward } = await import('./backtest-walk-forward.js');
+    await runWalkForward({
+      axes,
+      spec: walkForwardSpec,
+      rank: walkForwardRank,
+      job: { series, instruments, definition, strategy: strategyRef, params, settings, charges: f.charges, ...(f.workers !== undefined ? { workers: wholeNumber('workers', f.workers, 1) } : {}) },
+      progress: f.progress,
+      ...(f.json !== undefined ? { json: f.json } : {}),
+      ...(f.html !== undefined ? { html: f.html } : {}),
+    });
+    return;
+  }
 
   if (f.sweep?.length) {
-    const axes = f.sweep.map(parseSweep);
     const grid = gridOf(axes);
     const swept = new Set(axes.map((a) => a.name));
     const both = keyValues('param', f.param).find(([k]) => swept.has(k));

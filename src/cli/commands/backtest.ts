@@ -45,8 +45,14 @@ export function register(program: Command): void {
     .option('--intraday-exit <HH:MM|off>', 'the engine exits INTRADAY positions itself at this time (default: 5 minutes before each segment\'s square-off)')
     .option('--json <file>', 'write the JSON report')
     .option('--html <file>', 'write the self-contained HTML report (with --sweep: the sweep report, a heatmap and the ranked table)')
-    .option('--sweep <name=from..to:step>', 'sweep a parameter (repeatable; also name=a,b,c)', collect)
+    .addOption(
+      new Option('--sweep [name=from..to:step]', 'sweep a parameter (repeatable; also name=a,b,c); a bare name takes the strategy\'s declared range, --sweep alone every declared parameter')
+        .argParser(collect)
+        .preset(''),
+    )
     .option('--rank <metric>', `rank sweep results by ${RANK_METRICS.join(', ')}`, 'sharpe')
+    .option('--walk-forward <train=LEN,test=LEN>', 'optimise on each train window (a sweep: --sweep, or the declared space) and run the choice on the test window after it, e.g. train=6mo,test=1mo or train=120d,test=30d (units d, w, mo, y)')
+    .option('--walk-forward-rank <metric>', `the metric that chooses each window's parameters (default: --rank): ${RANK_METRICS.join(', ')}`)
     .option('--workers <n>', 'sweep worker threads (default: all cores)')
     .option('--top <n>', 'sweep rows to print', '10')
     .option('--heatmap <x,y>', 'the two swept parameters on the sweep report\'s heatmap (default: the first two --sweep)')
