@@ -2,8 +2,9 @@
  * Walk-forward windows on the IST calendar: `train=6mo,test=1mo` (units d, w, mo, y).
  *
  * The test windows come first: back to back, each `test` long, the first starting `train` after the
- * data's first session (aligned up to a calendar boundary of the test's unit: the 1st of a month or
- * year, a Monday, or any day for `d`). Each test window's train window is the `train` just before it,
+ * start of the data, on calendar boundaries of the test's unit (the 1st of a month or year, a
+ * Monday, any day for `d`): the data starts at the boundary on or before its first session when
+ * that is within a week (a holiday on the 1st), else at the next boundary. Each test window's train window is the `train` just before it,
  * so a train window ends exactly where its test window starts: the optimiser never sees a candle of
  * the window it is judged on (no look-ahead), and consecutive test windows neither overlap nor leave
  * a gap (the stitched out-of-sample curve covers every day once). Windows are dates; a candle
@@ -71,12 +72,17 @@ const date = (d: string): DateTime => DateTime.fromISO(d, { zone: 'utc' });
 const iso = (d: DateTime): string => d.toISODate()!;
 const duration = (s: Span, times = 1): Record<string, number> => ({ [{ d: 'days', w: 'weeks', mo: 'months', y: 'years' }[s.unit]]: s.n * times });
 
+const UNIT_NAME = { d: 'day', w: 'week', mo: 'month', y: 'year' } as const;
+
+/** The calendar boundary of `unit` on or before `d` (weeks start on Monday, ISO). */
+function alignDown(d: DateTime, unit: SpanUnit): DateTime {
+  return d.startOf(UNIT_NAME[unit]);
+}
+
 /** The first calendar boundary of `unit` on or after `d`. */
 function alignUp(d: DateTime, unit: SpanUnit): DateTime {
-  if (unit === 'd') return d;
-  const unitName = unit === 'w' ? 'week' : unit === 'mo' ? 'month' : 'year';
-  const start = d.startOf(unitName); // weeks start on Monday (ISO)
-  return start.equals(d) ? d : start.plus({ [`${unitName}s`]: 1 });
+  const start = alignDown(d, unit);
+  return start.equals(d) ? d : start.plus({ [`${UNIT_NAME[unit]}s`]: 1 });
 }
 
 /** Session dates (`YYYY-MM-DD`, sorted, distinct): the IST dates candles open on. */
@@ -96,7 +102,12 @@ export function planWindows(sessions: readonly string[], spec: WalkForwardSpec, 
   if (sessions.length === 0) throw new ConfigError(`${flag}: the data has no candles`, {});
   const first = sessions[0]!;
   const last = sessions[sessions.length - 1]!;
-  const firstTest = alignUp(date(first).plus(duration(spec.train)), spec.test.unit);
+  // The first train window starts on a calendar boundary: the one before the first session when
+  // the data starts within a week of it (a holiday on the 1st), else the next one.
+  const f = date(first);
+  const down = alignDown(f, spec.test.unit);
+  const trainStart = f.diff(down, 'days').days <= 7 ? down : alignUp(f, spec.test.unit);
+  const firstTest = alignUp(trainStart.plus(duration(spec.train)), spec.test.unit);
   const out: WalkForwardWindow[] = [];
   for (let k = 0; ; k++) {
     const testStart = firstTest.plus(duration(spec.test, k));

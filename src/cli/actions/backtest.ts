@@ -286,14 +286,14 @@ const SWEEP_ONLY = ['rank', 'workers', 'top', 'heatmap'] as const;
 const WALK_FORWARD_TOO: ReadonlySet<string> = new Set(['rank', 'workers']);
 
 export async function runBacktest(f: BacktestFlags, cmd: Command): Promise<void> {
-  if (!f.sweep?.length) {
-    const given = SWEEP_ONLY.filter((k) => cmd.getOptionValueSource(k) === 'cli' && !(f.walkForward !== undefined && WALK_FORWARD_TOO.has(k)));
-    if (given.length) throw flagError(given[0]!, `applies to sweeps only; add --sweep name=from..to:step, or leave out ${given.map((g) => `--${g}`).join(' and ')}`);
-  }
   if (f.walkForward !== undefined) {
     const given = ['top', 'heatmap'].filter((k) => cmd.getOptionValueSource(k) === 'cli');
     if (given.length) throw flagError(given[0]!, 'applies to a plain sweep, not to --walk-forward (its report lists every window)');
   } else if (f.walkForwardRank !== undefined) throw flagError('walk-forward-rank', 'applies to --walk-forward only');
+  if (!f.sweep?.length) {
+    const given = SWEEP_ONLY.filter((k) => cmd.getOptionValueSource(k) === 'cli' && !(f.walkForward !== undefined && WALK_FORWARD_TOO.has(k)));
+    if (given.length) throw flagError(given[0]!, `applies to sweeps only; add --sweep name=from..to:step, or leave out ${given.map((g) => `--${g}`).join(' and ')}`);
+  }
   let definition: StrategyDefinition;
   let strategyRef: string;
   try {
