@@ -58,6 +58,7 @@ export interface BacktestFlags {
   lot?: string;
   strategy: string;
   param?: string[];
+  strategies?: string;
   cash: string;
   charges: string;
   bothTouched: 'pessimistic' | 'optimistic' | 'ohlc-path';
@@ -286,6 +287,10 @@ const SWEEP_ONLY = ['rank', 'workers', 'top', 'heatmap'] as const;
 const WALK_FORWARD_TOO: ReadonlySet<string> = new Set(['rank', 'workers']);
 
 export async function runBacktest(f: BacktestFlags, cmd: Command): Promise<void> {
+  if (f.strategies !== undefined) {
+    const clash = (['strategy', 'param', 'sweep', 'walkForward'] as const).find((k) => cmd.getOptionValueSource(k) === 'cli');
+    if (clash) throw flagError('strategies', `lists the strategies and their params; leave out --${clash.replace('walkForward', 'walk-forward')}`);
+  }
   if (f.walkForward !== undefined) {
     const given = ['top', 'heatmap'].filter((k) => cmd.getOptionValueSource(k) === 'cli');
     if (given.length) throw flagError(given[0]!, 'applies to a plain sweep, not to --walk-forward (its report lists every window)');
@@ -340,6 +345,11 @@ export async function runBacktest(f: BacktestFlags, cmd: Command): Promise<void>
   const lotSize = f.lot !== undefined ? wholeNumber('lot', f.lot, 1) : undefined;
   const instruments = instrumentsForSeries(series, { ...(tickSize !== undefined ? { tickSize } : {}), ...(lotSize !== undefined ? { lotSize } : {}) }, known);
 
+  if (f.strategies !== undefined) {
+    const { runStrategiesFile } = await import('./backtest-strategies-run.js');
+    await runStrategiesFile({ file: f.strategies, series, instruments, sources, settings, charges: f.charges, command: commandLine(cmd), json: f.json, html: f.html, progress: f.progress });
+    return;
+  }
   const keys = schemaKeys(definition);
   if (options) {
     // The strategy trades the loaded chain: it builds each snapshot from the closes seen so far.

@@ -34,6 +34,7 @@ export function register(program: Command): void {
     .option('--lot <n>', 'lot size of CSV instruments without one (default 1)')
     .option('--strategy <name|file>', 'strategy name, or a strategy file (.ts/.js; relative, absolute or file: URL)', 'sma-cross')
     .option('--param <name=value>', 'strategy parameter (repeatable)', collect)
+    .option('--strategies <file.yaml>', 'several strategies sharing one account, listed as in the daemon\'s config (strategies: id, strategy, params, universe); results per strategy beside the account')
     .option('--cash <rupees>', 'starting cash in rupees: 1000000, "10,00,000" or "10 lakh"', '1000000')
     .option('--charges <preset>', 'none, auto, equity-delivery, equity-intraday, futures, options, or a YAML file', 'auto')
     .addOption(new Option('--both-touched <rule>', 'a candle reaching both a stop and a target').choices(['pessimistic', 'optimistic', 'ohlc-path']).default('pessimistic'))
