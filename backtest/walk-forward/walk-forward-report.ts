@@ -148,7 +148,7 @@ export function walkForwardHtml(r: WalkForwardResult, meta: WalkForwardMeta): st
   );
   const section = `<h2>Walk-forward windows</h2>
 <p class="sub">Train ${esc(formatSpan(r.spec.train))}, test ${esc(formatSpan(r.spec.test))}; each train window swept over ${esc(meta.swept.join(', '))} and ranked by ${esc(meta.rank)}; the chosen parameters then ran on the test window after it. The charts and figures on this page are the test windows stitched together: out of sample.</p>
-<table id="wf-windows"><thead><tr><th>#</th><th>Train</th><th>Test</th><th>Chosen</th><th>IS ${esc(meta.rank)}</th><th>IS return</th><th>OOS return</th><th>OOS Sharpe</th><th>OOS trades</th><th>OOS net P&amp;L</th></tr></thead><tbody>${rows.join('')}</tbody></table>
+<div style="overflow-x:auto"><table id="wf-windows"><thead><tr><th>#</th><th>Train</th><th>Test</th><th>Chosen</th><th>IS ${esc(meta.rank)}</th><th>IS return</th><th>OOS return</th><th>OOS Sharpe</th><th>OOS trades</th><th>OOS net P&amp;L</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>
 <table class="metrics" id="wf-summary"><tbody>
 <tr><td>In sample, best per window (mean)</td><td>return ${esc(formatMetric('total_return', s.in_sample.mean_total_return))}, Sharpe ${esc(formatMetric('sharpe', s.in_sample.mean_sharpe))}</td></tr>
 <tr><td>Out of sample, stitched</td><td>return ${esc(formatMetric('total_return', s.out_of_sample.total_return))}, Sharpe ${esc(formatMetric('sharpe', s.out_of_sample.sharpe))}, max drawdown ${esc(formatMetric('max_drawdown', s.out_of_sample.max_drawdown))}</td></tr>

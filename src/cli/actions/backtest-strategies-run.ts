@@ -12,6 +12,7 @@ import type { LoadSummary } from '../../../backtest/data/load-summary.js';
 import { buildJsonReport, jsonText } from '../../../backtest/report/backtest-result.js';
 import { byStrategy, type Breakdown } from '../../../backtest/report/report-numbers.js';
 import type { BacktestSettings } from '../../../backtest/runner.js';
+import type { FillRecord } from '../../../backtest/metrics/trades.js';
 import { printByInstrument, printMetrics } from './backtest-summary.js';
 import { loadBacktestStrategies } from './backtest-strategies.js';
 import { progressBar } from './progress-bar.js';
@@ -27,6 +28,22 @@ export interface StrategiesFileRun {
   readonly json?: string | undefined;
   readonly html?: string | undefined;
   readonly progress: boolean;
+}
+
+/**
+ * Fills with their strategy: the broker's square-off (and any fill not from a strategy's order)
+ * belongs to the strategy that last filled in that instrument, whose position it closes.
+ */
+export function attributeFills(fills: readonly FillRecord[]): FillRecord[] {
+  const last = new Map<string, string>();
+  return fills.map((f) => {
+    if (f.strategyId !== undefined) {
+      last.set(f.instrument, f.strategyId);
+      return f;
+    }
+    const owner = last.get(f.instrument);
+    return owner === undefined ? f : { ...f, strategyId: owner };
+  });
 }
 
 /** Every instance of the file, traded or not, in the file's order (a strategy that never traded shows as such). */
@@ -64,7 +81,8 @@ export async function runStrategiesFile(o: StrategiesFileRun): Promise<void> {
   });
   bar.stop();
   const doc = buildJsonReport(out.report);
-  const rows = strategyRows(instances.map((i) => i.id), byStrategy(out.report.trades, out.report.fills, first.id));
+  const report = { ...out.report, fills: attributeFills(out.report.fills) };
+  const rows = strategyRows(instances.map((i) => i.id), byStrategy(report.trades, report.fills, first.id));
   const strategyOf = new Map(instances.map((i) => [i.id, i.definition.name]));
   doc['strategies_file'] = o.file;
   doc['by_strategy'] = rows.map((r) => ({
@@ -85,5 +103,5 @@ export async function runStrategiesFile(o: StrategiesFileRun): Promise<void> {
   process.stdout.write(`${strategyTableLines(rows).join('\n')}\n`);
   printMetrics(doc, out.metrics);
   if (o.json) writeFileSync(o.json, jsonText(doc));
-  if (o.html) writeFileSync(o.html, (await import('../../../backtest/report/html-report.js')).buildHtmlReport(out.report, { title: `Backtest: ${o.file}` }));
+  if (o.html) writeFileSync(o.html, (await import('../../../backtest/report/html-report.js')).buildHtmlReport(report, { title: `Backtest: ${o.file}` }));
 }

@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeSyntheticMinuteCsv } from '../../../backtest/data/synthetic.js';
+import { attributeFills } from '../../../src/cli/actions/backtest-strategies-run.js';
+import type { FillRecord } from '../../../backtest/metrics/trades.js';
 import { backtestCli, backtestCliStreams } from '../../support/backtest-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tarang-bt-strategies-'));
@@ -68,6 +70,13 @@ describe('tarang backtest --strategies', () => {
     const calm = doc.by_strategy.find((r) => r.id === 'calm')!;
     expect(calm.fills).toBe(single.fills.length);
   }, 60_000);
+
+  it('gives the broker\'s square-off fill to the strategy whose position it closes', () => {
+    const fill = (instrument: string, side: 'BUY' | 'SELL', strategyId?: string): FillRecord =>
+      ({ ts: 0, instrument, side, qty: 1, price: 100, charges: 0, tag: strategyId ? 't' : 'BROKER-SQUAREOFF', orderId: 'o', ...(strategyId ? { strategyId } : {}) }) as FillRecord;
+    const out = attributeFills([fill('AAA', 'BUY', 'a'), fill('BBB', 'BUY', 'b'), fill('AAA', 'SELL'), fill('BBB', 'SELL'), fill('CCC', 'SELL')]);
+    expect(out.map((f) => f.strategyId)).toEqual(['a', 'b', 'a', 'b', undefined]);
+  });
 
   it('names the file, line and key of a bad entry, and refuses --strategy or --param beside it', async () => {
     const file = yaml(['strategies:', '  - id: a', '    strategy: sma-cross', '    params: { instrument: NSE:ZZZ, qty: 1 }', '  - id: b', '    strategy: nosuch']);
