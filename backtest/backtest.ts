@@ -31,10 +31,11 @@ export interface BacktestRequest extends BacktestSettings {
   readonly params: Readonly<Record<string, unknown>>;
   readonly strategyId?: string;
   /**
-   * Portfolio runs: several instances of the strategy (e.g. one per instrument) trading one
-   * account; `params` and `strategyId` are then unused.
+   * Portfolio runs: several instances (one per instrument, or several strategies, each with its own
+   * `definition`; default `definition` above) trading one account; `params` and `strategyId` are
+   * then unused.
    */
-  readonly instances?: ReadonlyArray<{ readonly id: string; readonly params: Readonly<Record<string, unknown>> }>;
+  readonly instances?: ReadonlyArray<{ readonly id: string; readonly params: Readonly<Record<string, unknown>>; readonly definition?: StrategyDefinition }>;
   readonly series: readonly CandleSeries[];
   readonly instruments: InstrumentLookup;
   /** `none`, `auto`, a preset name or a YAML path (see backtest/charges). */
@@ -76,11 +77,11 @@ export async function backtest(req: BacktestRequest): Promise<BacktestOutcome> {
   const charges = typeof req.charges === 'string' ? chargeModel(req.charges) : req.charges;
   const strategyId = req.strategyId ?? req.definition.name;
   const instances = req.instances ?? [{ id: strategyId, params: req.params }];
-  const series = seriesForStrategies(req.series, instances.map((i) => demandOf(req.definition, i.params, i.id, req.instruments)));
+  const series = seriesForStrategies(req.series, instances.map((i) => demandOf(i.definition ?? req.definition, i.params, i.id, req.instruments)));
   const run = await runBacktest({
     series,
     instruments: req.instruments,
-    strategies: instances.map((i) => ({ id: i.id, definition: req.definition, params: i.params })),
+    strategies: instances.map((i) => ({ id: i.id, definition: i.definition ?? req.definition, params: i.params })),
     charges,
     cash: req.cash,
     ...(req.bothTouched !== undefined ? { bothTouched: req.bothTouched } : {}),

@@ -26,9 +26,11 @@ interface BenchModule {
 
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2);
+/** Benches that a section's name also runs (`backtest` shows the portfolio figures beside the single run's). */
+const ALSO: Readonly<Record<string, readonly string[]>> = { backtest: ['portfolio.bench.ts'] };
 const files = readdirSync(here)
   .filter((f) => f.endsWith('.bench.ts'))
-  .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
+  .filter((f) => only.length === 0 || only.some((o) => f.includes(o) || (ALSO[o] ?? []).includes(f)))
   .sort();
 
 function fmt(v: number): string {

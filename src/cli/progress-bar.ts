@@ -1,5 +1,6 @@
-/** The progress bar of long commands (downloads, backtests, sweeps): on stderr, only on a terminal. */
-import cliProgress from 'cli-progress';
+/** The progress bar of long commands (downloads, backtests, sweeps, walk-forwards): on stderr, only on a terminal. */
+import { createRequire } from 'node:module';
+import type CliProgress from 'cli-progress';
 
 export interface ProgressBar {
   update(done: number, total: number): void;
@@ -8,6 +9,8 @@ export interface ProgressBar {
 
 export function progressBar(enabled: boolean, label: string): ProgressBar {
   if (!enabled || !process.stderr.isTTY) return { update: () => undefined, stop: () => undefined };
+  // cli-progress only for a terminal (CommonJS, loaded on first use like this).
+  const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof CliProgress;
   const bar = new cliProgress.SingleBar(
     { stream: process.stderr, format: `${label} [{bar}] {percentage}% {value}/{total} eta {eta_formatted}`, hideCursor: true, clearOnComplete: true },
     cliProgress.Presets.shades_classic,

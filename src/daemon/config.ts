@@ -31,6 +31,12 @@ export const StrategyEntrySchema = z
     /** Registry name, e.g. `sma-cross`. */
     strategy: z.string().min(1),
     params: z.record(z.string(), z.unknown()).default({}),
+    /**
+     * One instance per instrument: `[NSE:RELIANCE, NSE:INFY]`, or a file of them (one a line, `#`
+     * comments) relative to this config; each instance gets `params.instrument` and the id
+     * `<id>:<symbol>` (universe.ts).
+     */
+    universe: z.union([z.array(z.string().min(1)).min(1, 'list at least one instrument'), z.string().min(1)]).optional(),
     enabled: z.boolean().default(true),
   })
   .strict();

@@ -3,7 +3,8 @@
  * is looked up in the strategy registry; a path (`./my-strategy.ts`, `/abs/x.js`, `file:...`) is
  * imported relative to the config file by the shared strategy-file loader (which resolves
  * `tarang/strategy` imports and TypeScript) and must export a StrategyDefinition as `definition`
- * or `default`. Instrument references in params (`NSE:RELIANCE`) are resolved to scrip codes.
+ * or `default`. An entry with a `universe:` is one instance per instrument (universe.ts).
+ * Instrument references in params (`NSE:RELIANCE`) are resolved to scrip codes.
  */
 import { valueAt } from '../core/config.js';
 import { ConfigError, describeError } from '../core/errors.js';
@@ -12,6 +13,7 @@ import type { StrategyDefinition } from '../strategies/strategy.js';
 import { isStrategyPath, loadStrategyFile, strategyFileUrl } from '../strategies/strategy-file.js';
 import type { StrategyEntry } from './config.js';
 import { resolveSymbolRefs, type SymbolIndex } from './symbols.js';
+import { expandUniverse } from './universe.js';
 
 export type StrategyLookup = (name: string) => StrategyDefinition | undefined;
 
@@ -24,8 +26,11 @@ export async function loadStrategySpecs(
   for (const [i, e] of entries.entries()) {
     const where = `${o.source}: strategies.${i}`;
     if (!e.enabled) continue;
-    if (ids.has(e.id)) throw new ConfigError(`${where}.id: duplicate strategy id ${JSON.stringify(e.id)}`);
-    ids.add(e.id);
+    const instances = expandUniverse(e, { baseDir: o.baseDir, where: (path) => `${where}.${path.join('.')}` });
+    for (const inst of instances) {
+      if (ids.has(inst.id)) throw new ConfigError(`${where}.id: duplicate strategy id ${JSON.stringify(inst.id)}`);
+      ids.add(inst.id);
+    }
     let definition: StrategyDefinition | undefined;
     if (isStrategyPath(e.strategy)) {
       try {
@@ -40,8 +45,10 @@ export async function loadStrategySpecs(
         throw new ConfigError(`${where}.strategy: unknown strategy ${JSON.stringify(e.strategy)}${known.length ? `; known: ${known.join(', ')}` : ''}`);
       }
     }
-    const params = resolveSymbolRefs(e.params, o.symbols, `${where}.params`);
-    specs.push({ id: e.id, definition, params });
+    for (const inst of instances) {
+      const params = resolveSymbolRefs(inst.params, o.symbols, `${where}.params`);
+      specs.push({ id: inst.id, definition, params });
+    }
   }
   if (specs.length === 0) throw new ConfigError(`${o.source}: strategies: every strategy is disabled`);
   return specs;
@@ -59,6 +66,7 @@ export async function checkStrategyEntries(
   o: { readonly lookup: StrategyLookup; readonly baseDir: string; readonly source: string; readonly known?: () => readonly string[]; readonly lineOf?: (path: readonly string[]) => number | undefined },
 ): Promise<void> {
   const problems: string[] = [];
+  const ids = new Set<string>();
   const at = (path: readonly string[]): string => {
     const line = o.lineOf?.(path);
     return `${o.source}${line ? `:${line}` : ''}: ${path.join('.')}`;
@@ -82,12 +90,26 @@ export async function checkStrategyEntries(
         continue;
       }
     }
-    const r = definition.params.safeParse(e.params ?? {});
-    if (r.success) continue;
-    for (const issue of r.error.issues) {
-      const path = [...base, 'params', ...issue.path.map(String)];
-      const missing = issue.code === 'invalid_type' && valueAt(e.params, issue.path.map(String)) === undefined;
-      problems.push(`${at(path)}: ${missing ? `is required (${definition.name} expects ${issue.expected})` : issue.message}${issue.path.length === 0 ? ` (strategy ${e.id}, ${definition.name})` : ''}`);
+    let instances: ReturnType<typeof expandUniverse>;
+    try {
+      instances = expandUniverse(e, { baseDir: o.baseDir, where: (path) => at([...base, ...path]) });
+    } catch (err) {
+      problems.push(describeError(err));
+      continue;
+    }
+    // Every instance of a universe differs by its instrument only: the first one's problems stand for all.
+    const inst = instances[0]!;
+    const r = definition.params.safeParse(inst.params);
+    if (!r.success) {
+      for (const issue of r.error.issues) {
+        const path = [...base, 'params', ...issue.path.map(String)];
+        const missing = issue.code === 'invalid_type' && valueAt(inst.params, issue.path.map(String)) === undefined;
+        problems.push(`${at(path)}: ${missing ? `is required (${definition.name} expects ${issue.expected})` : issue.message}${issue.path.length === 0 ? ` (strategy ${inst.id}, ${definition.name})` : ''}`);
+      }
+    }
+    for (const i of instances) {
+      if (ids.has(i.id)) problems.push(`${at([...base, 'id'])}: duplicate strategy id ${JSON.stringify(i.id)}`);
+      ids.add(i.id);
     }
   }
   if (problems.length > 0) throw new ConfigError(problems.join('\n'), { source: o.source, problems });

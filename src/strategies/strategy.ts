@@ -29,6 +29,7 @@ import type { InstrumentLookup } from '../core/instruments.js';
 import type { Logger } from '../core/log.js';
 import type { Paise } from '../core/money.js';
 import type { JsonValue } from '../core/store.js';
+import { checkSpace, type ParamSpace } from './space.js';
 
 /** An intent as a strategy writes it: the engine adds `id` (the client tag) and `strategyId`. */
 export type IntentDraft =
@@ -162,11 +163,22 @@ export interface StrategyDefinition<S extends z.ZodType = z.ZodType> {
   readonly description: string;
   /** Parameters; defaults belong in the schema. */
   readonly params: S;
+  /**
+   * The values a sweep or walk-forward tries for each parameter when the command line gives no
+   * range (`--sweep fast`, `--sweep` alone, `--walk-forward`); checked against `params` when the
+   * strategy is defined (space.ts).
+   */
+  readonly space?: ParamSpace<z.output<S>>;
   create(params: z.output<S>, info: StrategyInfo): Strategy;
 }
 
-/** Identity helper that keeps the parameter type flowing from the schema into `create`. */
+/**
+ * Keeps the parameter type flowing from the schema into `create` and `space`, and checks the
+ * declared space against the schema.
+ */
 export function defineStrategy<S extends z.ZodType>(def: StrategyDefinition<S>): StrategyDefinition<S> {
+  // A bad space fails here, when the strategy's module is imported, naming the parameter.
+  if (def.space) checkSpace(def.name, def.params, def.space as Readonly<Record<string, unknown>>);
   return def;
 }
 

@@ -7,7 +7,10 @@ import { orbSmart } from '../../src/strategies/orb-smart/index.js';
 import type { StrategyDefinition } from '../../src/strategies/strategy.js';
 import { definition as rsiRevert } from '../../examples/strategies/rsi-revert.js';
 import { definition as trendBasket } from '../../examples/strategies/trend-basket.js';
+import { shortStraddle } from '../../src/strategies/short-straddle/index.js';
+import { OptionDataFeed, isOptionStrategy, withOptionData } from '../../src/strategies/options/index.js';
 import { checkContract } from './contract.js';
+import { NIFTY, lastWeekly } from './short-straddle/expired-week.js';
 
 /** Two days of 1-minute candles of a wave with a wobble, in whole paise. */
 function wave(instrument: string, phase: number): CandleSeries {
@@ -32,6 +35,27 @@ describe('the strategy contract', () => {
   it('orb-smart', async () => {
     await checkContract({ definition: def(orbSmart), params: { instrument: 'AAA', qty: 10 }, series: [wave('AAA', 0)], throwAfter: 100 });
   });
+  it('short-straddle, on an expired weekly with its chain built from the contracts\' candles', async () => {
+    const week = lastWeekly();
+    await checkContract({
+      definition: def(shortStraddle),
+      // Stops far away, so both legs live to the exit time in every run.
+      params: { underlyingInstrument: NIFTY.instrument.id, stopLossPercent: 900 },
+      series: week.series,
+      instruments: week.instruments,
+      cash: 50_000_000_00,
+      // Before 09:20, the entry time: the throwing instance never trades.
+      throwAfter: 100,
+      wrap: (d) => ({
+        ...d,
+        create: (p, info) => {
+          const s = d.create(p, info);
+          if (!isOptionStrategy(s)) throw new Error(`${d.name} declares no optionChains`);
+          return withOptionData(s, new OptionDataFeed(), { contracts: week.contracts });
+        },
+      }),
+    });
+  }, 60_000);
   it('examples/strategies/rsi-revert.ts', async () => {
     await checkContract({ definition: def(rsiRevert), params: { instrument: 'AAA', qty: 10, interval: '1minute' }, series: [wave('AAA', 0)], throwAfter: 100 });
   });

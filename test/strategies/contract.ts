@@ -8,6 +8,7 @@ import { expect } from 'vitest';
 import { backtest } from '../../backtest/backtest.js';
 import type { CandleSeries } from '../../backtest/data/candle-series.js';
 import { instrumentsForSeries } from '../../backtest/data/series-instruments.js';
+import type { InstrumentLookup } from '../../src/core/instruments.js';
 import type { Strategy, StrategyDefinition } from '../../src/strategies/strategy.js';
 
 export interface ContractCase {
@@ -17,10 +18,30 @@ export interface ContractCase {
   readonly series: readonly CandleSeries[];
   /** Candles after which the throwing instance throws from onCandle. */
   readonly throwAfter: number;
+  /** Instruments the series do not describe alone (options: strike, expiry, lot); default from the series. */
+  readonly instruments?: InstrumentLookup;
+  /**
+   * Wraps the definition as its mode runs it (an option strategy: `withOptionData` over the
+   * chain's contracts, as `tarang backtest --expired-expiry` does); applied outside the throwing
+   * wrapper, so the strategy's own hook throws.
+   */
+  readonly wrap?: (def: StrategyDefinition) => StrategyDefinition;
+  /** Starting cash, paise (default ₹10,00,000; a straddle's margin needs more). */
+  readonly cash?: number;
 }
 
 const run = (c: ContractCase, definition: StrategyDefinition, instances?: Array<{ id: string; params: Record<string, unknown> }>) =>
-  backtest({ definition, params: c.params, series: c.series, instruments: instrumentsForSeries(c.series), charges: 'none', cash: 100_000_000, ...(instances ? { instances } : {}) });
+  backtest({
+    definition: c.wrap ? c.wrap(definition) : definition,
+    params: c.params,
+    series: c.series,
+    instruments: c.instruments ?? instrumentsForSeries(c.series),
+    charges: 'none',
+    cash: c.cash ?? 100_000_000,
+    ...(instances ? { instances } : {}),
+  });
+
+const HOOKS = ['onStart', 'onTick', 'onCandle', 'onOrder', 'onFill', 'onPosition', 'onStop'] as const;
 
 /** A definition whose instance `bad` throws from onCandle after `n` candles. */
 function throwing(def: StrategyDefinition, n: number): StrategyDefinition {
@@ -30,13 +51,15 @@ function throwing(def: StrategyDefinition, n: number): StrategyDefinition {
       const s: Strategy = def.create(p, info);
       if (info.id !== 'bad') return s;
       let seen = 0;
-      return {
-        ...s,
-        onCandle(c, ctx) {
-          if (++seen > n) throw new Error('boom');
-          s.onCandle?.call(s, c, ctx);
-        },
+      // The strategy's own fields (instruments, optionChains, ...) and every hook bound to it: a
+      // class instance keeps its hooks on the prototype, which a spread alone would drop.
+      const out: Record<string, unknown> = { ...s, instruments: s.instruments, intervals: s.intervals, warmup: s.warmup };
+      for (const h of HOOKS) if (typeof s[h] === 'function') out[h] = (s[h] as (...a: unknown[]) => void).bind(s);
+      out['onCandle'] = (c: Parameters<NonNullable<Strategy['onCandle']>>[0], ctx: Parameters<NonNullable<Strategy['onCandle']>>[1]) => {
+        if (++seen > n) throw new Error('boom');
+        s.onCandle?.call(s, c, ctx);
       };
+      return out as unknown as Strategy;
     },
   };
 }

@@ -10,7 +10,7 @@ import type { StrategyDefinition } from '../../strategies/strategy.js';
 import type { CandleSeries } from '../../../backtest/data/candle-series.js';
 import { jsonText } from '../../../backtest/report/backtest-result.js';
 import { buildSweepHtml, sweepTableLines } from '../../../backtest/report/sweep-report.js';
-import { gridOf, parseSweep } from '../../../backtest/sweep/sweep-grid.js';
+import { gridOf, type SweepAxis } from '../../../backtest/sweep/sweep-grid.js';
 import { runSweep, type RankMetric, type SweepRow } from '../../../backtest/sweep/sweep.js';
 import type { SweepJob, SweepParams } from '../../../backtest/sweep/sweep-types.js';
 import type { BacktestSettings } from '../../../backtest/runner.js';
@@ -34,6 +34,8 @@ export interface SweepFlags {
 }
 
 export interface SweepInput {
+  /** The swept parameters: the ranges given, or the strategy's declared space (declared-axes.ts). */
+  readonly axes: readonly SweepAxis[];
   readonly definition: StrategyDefinition;
   readonly strategyRef: string;
   readonly params: Readonly<Record<string, unknown>>;
@@ -98,7 +100,7 @@ async function onQueue(url: string, f: SweepFlags, job: SweepJob, grid: readonly
 }
 
 export async function runSweepCommand(f: SweepFlags, s: SweepInput): Promise<void> {
-  const axes = (f.sweep ?? []).map(parseSweep);
+  const axes = s.axes;
   const grid = gridOf(axes);
   const swept = new Set(axes.map((a) => a.name));
   const both = (f.param ?? []).map((kv) => kv.slice(0, Math.max(0, kv.indexOf('='))).trim()).find((k) => swept.has(k));

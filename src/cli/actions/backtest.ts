@@ -26,6 +26,8 @@ import { describeSummary, type LoadSummary } from '../../../backtest/data/load-s
 import { instrumentsForSeries } from '../../../backtest/data/series-instruments.js';
 import { buildJsonReport, jsonText } from '../../../backtest/report/backtest-result.js';
 import { scalar } from '../../../backtest/sweep/sweep-grid.js';
+import { resolveSweepAxes } from '../../../backtest/sweep/declared-axes.js';
+import { parseWalkForward } from '../../../backtest/walk-forward/windows.js';
 import { RANK_METRICS, isRankMetric } from '../../../backtest/sweep/sweep-rank.js';
 import type { BacktestSettings } from '../../../backtest/runner.js';
 import { printByInstrument, printMetrics } from './backtest-summary.js';
@@ -48,6 +50,7 @@ export interface BacktestFlags extends CsvFlags {
   lot?: string;
   strategy: string;
   param?: string[];
+  strategies?: string;
   cash: string;
   charges: string;
   bothTouched: 'pessimistic' | 'optimistic' | 'ohlc-path';
@@ -62,6 +65,8 @@ export interface BacktestFlags extends CsvFlags {
   html?: string;
   sweep?: string[];
   rank: string;
+  walkForward?: string;
+  walkForwardRank?: string;
   workers?: string;
   queue?: string;
   queueName?: string;
@@ -124,7 +129,6 @@ function schemaKeys(def: StrategyDefinition): Set<string> {
   const shape = (def.params as unknown as { shape?: Record<string, unknown> }).shape;
   return new Set(shape ? Object.keys(shape) : []);
 }
-
 
 interface LoadedData {
   series: CandleSeries[];
@@ -259,11 +263,21 @@ function commandLine(cmd: Command, drop: ReadonlySet<string> = new Set()): strin
 
 /** Flags that only mean something in a sweep: given without --sweep they are an error, not ignored. */
 const SWEEP_ONLY = ['rank', 'workers', 'queue', 'queueName', 'chunk', 'top', 'heatmap'] as const;
+/** Of those, the ones a walk-forward (a sweep per window) uses too. */
+const WALK_FORWARD_TOO: ReadonlySet<string> = new Set(['rank', 'workers']);
 
 export async function runBacktest(f: BacktestFlags, cmd: Command): Promise<void> {
+  if (f.strategies !== undefined) {
+    const clash = (['strategy', 'param', 'sweep', 'walkForward'] as const).find((k) => cmd.getOptionValueSource(k) === 'cli');
+    if (clash) throw flagError('strategies', `lists the strategies and their params; leave out --${clash.replace('walkForward', 'walk-forward')}`);
+  }
+  if (f.walkForward !== undefined) {
+    const given = ['top', 'heatmap'].filter((k) => cmd.getOptionValueSource(k) === 'cli');
+    if (given.length) throw flagError(given[0]!, 'applies to a plain sweep, not to --walk-forward (its report lists every window)');
+  } else if (f.walkForwardRank !== undefined) throw flagError('walk-forward-rank', 'applies to --walk-forward only');
   if (!f.sweep?.length) {
     // Flag names as typed (queueName is --queue-name).
-    const given = SWEEP_ONLY.filter((k) => cmd.getOptionValueSource(k) === 'cli').map((k) => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`));
+    const given = SWEEP_ONLY.filter((k) => cmd.getOptionValueSource(k) === 'cli' && !(f.walkForward !== undefined && WALK_FORWARD_TOO.has(k))).map((k) => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`));
     if (given.length) throw flagError(given[0]!, `applies to sweeps only; add --sweep name=from..to:step, or leave out ${given.map((g) => `--${g}`).join(' and ')}`);
   }
   let definition: StrategyDefinition;
@@ -303,12 +317,25 @@ export async function runBacktest(f: BacktestFlags, cmd: Command): Promise<void>
     return backtestRecording({ file: f.fromRecording, flags: f, given: (k) => cmd.getOptionValueSource(k) === 'cli', definition, params, settings, cash, command: commandLine(cmd) });
   }
   if (f.expiredExpiry && f.sweep?.length) throw flagError('sweep', 'is not available with --expired-expiry yet; run one parameter set at a time');
+  if (f.expiredExpiry && f.walkForward !== undefined) throw flagError('walk-forward', 'is not available with --expired-expiry yet');
+  // Checked before any candle is read.
+  const walkForwardSpec = f.walkForward !== undefined ? parseWalkForward(f.walkForward) : undefined;
+  const walkForwardRank = f.walkForwardRank ?? f.rank;
+  if (!isRankMetric(walkForwardRank)) throw flagError('walk-forward-rank', `expected one of ${RANK_METRICS.join(', ')}, got ${JSON.stringify(walkForwardRank)}`);
+  // The grid: the ranges given, or the strategy's declared space (a walk-forward without --sweep searches all of it).
+  const fixed = new Set(keyValues('param', f.param).map(([k]) => k));
+  const axes = f.sweep?.length || walkForwardSpec ? resolveSweepAxes(f.sweep?.length ? f.sweep : [''], definition, fixed) : [];
   const { series, sources, known, options } = await loadData(f, params);
   for (const s of sources) process.stderr.write(`${describeSummary(s)}\n`);
   const tickSize = f.tick !== undefined ? parsePaise(f.tick, '--tick') : undefined;
   const lotSize = f.lot !== undefined ? wholeNumber('lot', f.lot, 1) : undefined;
   const instruments = instrumentsForSeries(series, { ...(tickSize !== undefined ? { tickSize } : {}), ...(lotSize !== undefined ? { lotSize } : {}) }, known);
 
+  if (f.strategies !== undefined) {
+    const { runStrategiesFile } = await import('./backtest-strategies-run.js');
+    await runStrategiesFile({ file: f.strategies, series, instruments, sources, settings, charges: f.charges, command: commandLine(cmd), json: f.json, html: f.html, progress: f.progress });
+    return;
+  }
   const keys = schemaKeys(definition);
   if (options) {
     // The strategy trades the loaded chain: it builds each snapshot from the closes seen so far.
@@ -331,10 +358,27 @@ export async function runBacktest(f: BacktestFlags, cmd: Command): Promise<void>
       throw flagError('param', `${definition.name}: ${formatZodIssues(parsed.error, { root: '(params)' })}`);
     }
   }
+  if (instances && walkForwardSpec) {
+    throw flagError('walk-forward', `runs one instrument; this data holds ${ids.length} (${ids.slice(0, 3).join(', ')}, ...): pick one with --param instrument=${ids[0]}`);
+  }
+
+  if (walkForwardSpec) {
+    const { runWalkForward } = await import('./backtest-walk-forward.js');
+    await runWalkForward({
+      axes,
+      spec: walkForwardSpec,
+      rank: walkForwardRank,
+      job: { series, instruments, definition, strategy: strategyRef, params, settings, charges: f.charges, ...(f.workers !== undefined ? { workers: wholeNumber('workers', f.workers, 1) } : {}) },
+      progress: f.progress,
+      ...(f.json !== undefined ? { json: f.json } : {}),
+      ...(f.html !== undefined ? { html: f.html } : {}),
+    });
+    return;
+  }
 
   if (f.sweep?.length) {
     const { runSweepCommand } = await import('./backtest-sweep.js');
-    await runSweepCommand(f, { definition, strategyRef, params, settings, series, instruments: [...instruments.values()], ...(instances ? { perInstrument: ids } : {}), baseCommand: commandLine(cmd, new Set(['--sweep', '--rank', '--workers', '--queue', '--queue-name', '--chunk', '--top', '--heatmap', '--json', '--html'])) });
+    await runSweepCommand(f, { axes, definition, strategyRef, params, settings, series, instruments: [...instruments.values()], ...(instances ? { perInstrument: ids } : {}), baseCommand: commandLine(cmd, new Set(['--sweep', '--rank', '--workers', '--queue', '--queue-name', '--chunk', '--top', '--heatmap', '--json', '--html'])) });
     return;
   }
 

@@ -29,6 +29,7 @@ export function register(program: Command): void {
     .option('--lot <n>', 'lot size of CSV instruments without one (default: an index contract named by trading symbol gets the lot of its expiry month, config/market-rules/lot-sizes.yaml; else 1)')
     .option('--strategy <name|file>', 'strategy name, or a strategy file (.ts/.js; relative, absolute or file: URL)', 'sma-cross')
     .option('--param <name=value>', 'strategy parameter (repeatable)', collect)
+    .option('--strategies <file.yaml>', 'several strategies sharing one account, listed as in the daemon\'s config (strategies: id, strategy, params, universe); results per strategy beside the account')
     .option('--cash <rupees>', 'starting cash in rupees: 1000000, "10,00,000" or "10 lakh"', '1000000')
     .option('--charges <preset>', 'none, auto, equity-delivery, equity-intraday, futures, options, or a YAML file', 'auto')
     .addOption(new Option('--both-touched <rule>', 'a candle reaching both a stop and a target').choices(['pessimistic', 'optimistic', 'ohlc-path']).default('pessimistic'))
@@ -41,8 +42,14 @@ export function register(program: Command): void {
     .option('--auto-slice', 'place F&O orders above the freeze quantity as slices (at most 10) instead of having them denied (config/market-rules/freeze-quantities.yaml)')
     .option('--json <file>', 'write the JSON report')
     .option('--html <file>', 'write the self-contained HTML report (with --sweep: the sweep report, a heatmap and the ranked table)')
-    .option('--sweep <name=from..to:step>', 'sweep a parameter (repeatable; also name=a,b,c)', collect)
+    .addOption(
+      new Option('--sweep [name=from..to:step]', 'sweep a parameter (repeatable; also name=a,b,c); a bare name takes the strategy\'s declared range, --sweep alone every declared parameter')
+        .argParser(collect)
+        .preset(''),
+    )
     .option('--rank <metric>', `rank sweep results by ${RANK_METRICS.join(', ')}`, 'sharpe')
+    .option('--walk-forward <train=LEN,test=LEN>', 'optimise on each train window (a sweep: --sweep, or the declared space) and run the choice on the test window after it, e.g. train=6mo,test=1mo or train=120d,test=30d (units d, w, mo, y)')
+    .option('--walk-forward-rank <metric>', `the metric that chooses each window's parameters (default: --rank): ${RANK_METRICS.join(', ')}`)
     .option('--workers <n>', 'sweep worker threads (default: all cores)')
     .option('--queue <url>', 'run the sweep on the workers of this Redis queue (tarang worker --queue URL), e.g. redis://10.0.0.5:6379/0')
     .option('--queue-name <name>', 'with --queue: the queue within that Redis (default tarang-sweep; as given to tarang worker --queue-name)')

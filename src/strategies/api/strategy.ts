@@ -23,6 +23,7 @@ export type {
   StrategyDefinition,
   StrategyInfo,
 } from '../strategy.js';
+export type { ParamSpace, SpaceRange, SpaceSpec, SpaceValue } from '../space.js';
 export type { CandleEvent, FillEvent, OrderSnapshot, PositionEvent, TickEvent } from '../../core/events.js';
 export type { CancelIntent, ExitIntent, ModifyIntent, PlaceIntent, SmartIntent } from '../../core/intents.js';
 export type { Instrument, InstrumentLookup } from '../../core/instruments.js';

@@ -250,5 +250,7 @@ export const orbSmart = defineStrategy({
   name: 'orb-smart',
   description: 'Opening-range breakout entered with a smart order (TRIGGER parent, stop-loss and target legs, optional trailing stop)',
   params: orbSmartParams,
+  // What `--sweep` alone and `--walk-forward` search: the range's length and the target's multiple.
+  space: { rangeMinutes: { from: 15, to: 60, step: 15 }, targetValue: { from: 1, to: 3, step: 0.5 } },
   create: (p) => new OrbSmart(p),
 });

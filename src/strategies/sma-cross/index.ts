@@ -30,6 +30,7 @@ export const smaCross = defineStrategy({
   name: 'sma-cross',
   description: 'buy qty when the fast SMA crosses above the slow SMA while flat; sell all when it crosses below',
   params: SmaCrossParams,
+  space: { fast: { from: 5, to: 30, step: 5 }, slow: { from: 20, to: 100, step: 20 } },
   create(p) {
     const fast = new SMA(p.fast);
     const slow = new SMA(p.slow);
