@@ -116,6 +116,8 @@ export interface HtmlReportOptions {
   readonly settings?: boolean;
   /** Leave out the alerts and denied-intents tables (a session report shows richer ones in its sections). */
   readonly eventTables?: boolean;
+  /** The line under the heading (HTML); default the run's parameters, charges and counts. */
+  readonly subtitle?: string;
 }
 
 export function buildHtmlReport(r: BacktestReportInput, options: HtmlReportOptions = {}): string {
@@ -192,7 +194,7 @@ export function buildHtmlReport(r: BacktestReportInput, options: HtmlReportOptio
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>${PAGE_CSS}</style></head><body>
 <h1>${esc(title)} <span class="sub">(${esc(run.strategyId)})</span></h1>
-<p class="sub">${params} · charges: ${esc(run.charges)} · ${count(r.candles)} candles · ${count(m.fills)} fills · total return ${pct(m.totalReturn)} against buy and hold ${pct(benchReturn)}</p>
+${options.subtitle ?? `<p class="sub">${params} · charges: ${esc(run.charges)} · ${count(r.candles)} candles · ${count(m.fills)} fills · total return ${pct(m.totalReturn)} against buy and hold ${pct(benchReturn)}</p>`}
 ${
   charts.length > 0
     ? `<h2>Price and fills</h2><p><label>Instrument <select id="instrument"></select></label> <span class="sub" id="price-note"></span></p>

@@ -127,7 +127,7 @@ export function sessionSections(s: SessionReport): string {
 ${quarters.length ? table(['Time (IST)', 'Realised', 'Unrealised', 'Charges', 'P&L'], quarters) : '<p>No samples: the recording has no prices or fills.</p>'}
 <h2>Orders (${count(s.orders.length)})</h2>
 <p class="sub">${statuses.map(([k, n]) => `${esc(k)} ${count(n)}`).join(' · ') || 'none placed'}${s.orders.length > MAX_ORDER_ROWS ? ` · the first ${count(MAX_ORDER_ROWS)} shown (the JSON report has all)` : ''}</p>
-${orderRows.length ? table(['Placed', 'Tag', 'Strategy', 'Instrument', 'Side', 'Qty', 'Type', 'Price', 'Status', 'Filled', 'Avg price', 'Reason', 'Order id'], orderRows) : ''}
+${orderRows.length ? table(['Placed', 'Tag', 'Strategy', 'Instrument', 'Side', 'Qty', 'Type', 'Limit', 'Status', 'Filled', 'Avg price', 'Reason', 'Order id'], orderRows) : ''}
 <h2>Denials (${count(s.denials.reduce((a, d) => a + d.count, 0))})</h2>
 ${denialRows.length ? table(['Code', 'Reason', 'Count', 'First', 'Last', 'Strategies'], denialRows) : '<p>None: risk passed every intent.</p>'}
 <h2>Alerts (${count(s.alerts.length)})</h2>
@@ -139,6 +139,7 @@ export function buildSessionHtml(s: SessionReport): string {
   const name = s.source.split(/[\\/]/).pop() ?? s.source;
   const span = s.firstTs !== undefined && s.lastTs !== undefined ? `, ${formatIst(s.firstTs).slice(0, 19).replace('T', ' ')} to ${clock(s.lastTs)} IST` : '';
   const strategies = s.header.strategies.map((x) => `${x.id} (${x.strategy.split(/[\\/]/).pop()})`).join(', ');
-  const intro = `<p class="sub">${esc(s.header.mode)} session on ${esc(s.header.venue)}${esc(span)} · strategies: ${esc(strategies || 'none')} · ${count(s.ticks)} ticks · recording format ${s.header.version}</p>`;
-  return buildHtmlReport(s.report, { title: `Session ${name}`, settings: false, eventTables: false, extraSections: intro + sessionSections(s) });
+  const m = s.report.metrics;
+  const subtitle = `<p class="sub">${esc(s.header.mode)} session on ${esc(s.header.venue)}${esc(span)} · strategies: ${esc(strategies || 'none')} · ${count(s.ticks)} ticks · ${count(m.fills)} fills · ${count(s.orders.length)} orders · P&amp;L ${esc(inr(m.finalEquity - m.startingCash))} · charges: ${esc(s.report.run.charges)} · recording format ${s.header.version}</p>`;
+  return buildHtmlReport(s.report, { title: `Session ${name}`, settings: false, eventTables: false, subtitle, extraSections: sessionSections(s) });
 }
