@@ -281,7 +281,8 @@ export async function readSession(source: RecordingSource, o: SessionReadOptions
   if (lastTs !== undefined && (curve.length === 0 || curve.ts[curve.length - 1]! < lastTs)) sample(lastTs);
   if (rec.laterSessions() > 0) notes.push(`${rec.laterSessions()} later session(s) follow in the same file (the daemon restarted): this report covers the first, up to line ${rec.lastLine()}`);
   if (fills.length > 0 && recordedCharges < fills.length) {
-    notes.push(`${fills.length - recordedCharges} of ${fills.length} fills carry no charges in the recording (the broker books them on the contract note): priced by the ${model.name} charges preset`);
+    const how = model.name === 'none' ? 'left at ₹0 (--charges none)' : `priced by the ${model.name} charges preset`;
+    notes.push(`${fills.length - recordedCharges} of ${fills.length} fills carry no charges in the recording (the broker books them on the contract note): ${how}`);
   }
   for (const [i, p] of pos) if (p.qty !== 0 && !last.has(i)) notes.push(`${i}: open at the end with no recorded price; marked at cost`);
 
