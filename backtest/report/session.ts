@@ -6,7 +6,8 @@
  * and the P&L through the day.
  *
  * Money: the cash at start is the funds the venue showed once the engine had reconciled (the
- * header's `funds.available`; a paper session's capital when absent). Fills without recorded
+ * embedded simulator's capital for a paper session; otherwise the header's `funds`, available plus
+ * the margin in use when recorded). Fills without recorded
  * charges (the paper venue and the broker's order stream book none: the contract note does) are
  * priced by the chosen charges preset (`auto` by default), as a backtest prices them, and the
  * report says so. Equity is cash plus open positions marked at their last recorded price, sampled
@@ -15,7 +16,7 @@
  */
 import type { AlertLevel, DenialCode, Event, OrderSnapshot } from '../../src/core/events.js';
 import { InstrumentTable, type Instrument } from '../../src/core/instruments.js';
-import type { Paise } from '../../src/core/money.js';
+import { formatInr, type Paise } from '../../src/core/money.js';
 import { openRecording, type RecordingSource } from '../../src/engine/recording/reader.js';
 import type { RecordingHeader } from '../../src/engine/recording/format.js';
 import { isBrokerSquareOff } from '../../src/risk/rules/square-off.js';
@@ -109,9 +110,15 @@ export async function readSession(source: RecordingSource, o: SessionReadOptions
   const h = rec.header;
   const instruments = new InstrumentTable(h.instruments as Instrument[]);
   const model = chargeModel(o.charges ?? 'auto');
-  const capital = (h.config.paper as { capital?: unknown } | undefined)?.capital;
-  const start: Paise = h.funds?.available ?? (typeof capital === 'number' ? capital : 0);
-  if (h.funds === undefined) notes.push(typeof capital === 'number' ? "the venue's funds were not recorded: the paper capital is the cash at start" : 'neither funds nor capital recorded: the cash at start is taken as ₹0 (returns are n/a)');
+  const paper = h.config.paper as { capital?: unknown; simulator?: unknown } | undefined;
+  // The embedded simulator's capital is the paper account's opening balance, exactly. Otherwise the
+  // funds read at start: available plus the margin in use when the venue gave it (orders placed
+  // before the funds were read, a burst at the first tick, already hold margin that is still the
+  // account's money).
+  const capital = h.mode === 'paper' && paper?.simulator === 'embedded' && typeof paper.capital === 'number' ? paper.capital : undefined;
+  const start: Paise = capital ?? (h.funds ? h.funds.available + (h.funds.used ?? 0) : 0);
+  if (capital === undefined && h.funds === undefined) notes.push('no funds recorded at start: the cash at start is taken as ₹0 (returns are n/a)');
+  else if (capital === undefined && h.funds?.used === undefined) notes.push(`the cash at start is the funds available when the engine had reconciled (${formatInr(start)}); margin already in use then is not in it`);
   if (h.positions.length > 0) notes.push(`${h.positions.length} position(s) were open at the start (carried over); the report counts only this session's fills`);
 
   const ticks = new Map<string, { rows: Row[]; vol0: number | undefined }>();
