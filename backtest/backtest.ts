@@ -153,7 +153,7 @@ export function outcomeOf(req: BacktestRequest, charges: ChargeModel, run: Backt
  * Charges by component: each fill priced again by the same model at its own time (exact and
  * deterministic, so the parts add up to what the venue booked; `total` is the booked sum).
  */
-function itemiseCharges(model: ChargeModel, instruments: InstrumentLookup, fills: readonly FillRecord[]): ChargeTotals {
+export function itemiseCharges(model: ChargeModel, instruments: InstrumentLookup, fills: readonly FillRecord[]): ChargeTotals {
   let brokerage = 0;
   let stt = 0;
   let exchange = 0;

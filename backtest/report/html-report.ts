@@ -114,6 +114,10 @@ export interface HtmlReportOptions {
   readonly extraSections?: string;
   /** Leave out the run settings (a session report shows its own). */
   readonly settings?: boolean;
+  /** Leave out the alerts and denied-intents tables (a session report shows richer ones in its sections). */
+  readonly eventTables?: boolean;
+  /** The line under the heading (HTML); default the run's parameters, charges and counts. */
+  readonly subtitle?: string;
 }
 
 export function buildHtmlReport(r: BacktestReportInput, options: HtmlReportOptions = {}): string {
@@ -190,7 +194,7 @@ export function buildHtmlReport(r: BacktestReportInput, options: HtmlReportOptio
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>${PAGE_CSS}</style></head><body>
 <h1>${esc(title)} <span class="sub">(${esc(run.strategyId)})</span></h1>
-<p class="sub">${params} · charges: ${esc(run.charges)} · ${count(r.candles)} candles · ${count(m.fills)} fills · total return ${pct(m.totalReturn)} against buy and hold ${pct(benchReturn)}</p>
+${options.subtitle ?? `<p class="sub">${params} · charges: ${esc(run.charges)} · ${count(r.candles)} candles · ${count(m.fills)} fills · total return ${pct(m.totalReturn)} against buy and hold ${pct(benchReturn)}</p>`}
 ${
   charts.length > 0
     ? `<h2>Price and fills</h2><p><label>Instrument <select id="instrument"></select></label> <span class="sub" id="price-note"></span></p>
@@ -217,8 +221,8 @@ ${monthsTable(r)}
 <div class="grid2"><div><h2>By instrument</h2>${breakdownTable('Instrument', byInstrument(r.trades, r.fills))}</div>
 <div><h2>By strategy</h2>${breakdownTable('Strategy', strategies)}</div></div>
 ${options.settings === false ? '' : `<h2>Settings</h2>${table(['Setting', 'Value'], settingsRows(r).map(([k, v]) => `<tr><td>${esc(k)}</td><td style="text-align:left;white-space:normal">${esc(v)}</td></tr>`))}`}
-${r.alerts.length ? `<h2>Alerts</h2>${table(['Time', 'Code', 'Message'], r.alerts.map((a) => `<tr><td>${when(a.ts)}</td><td>${esc(a.code)}</td><td style="text-align:left">${esc(a.message)}</td></tr>`))}` : ''}
-${denials.length ? `<h2>Denied intents</h2>${table(['Code', 'Count'], denials)}` : ''}
+${r.alerts.length && options.eventTables !== false ? `<h2>Alerts</h2>${table(['Time', 'Code', 'Message'], r.alerts.map((a) => `<tr><td>${when(a.ts)}</td><td>${esc(a.code)}</td><td style="text-align:left">${esc(a.message)}</td></tr>`))}` : ''}
+${denials.length && options.eventTables !== false ? `<h2>Denied intents</h2>${table(['Code', 'Count'], denials)}` : ''}
 ${open.length ? `<h2>Open at the end</h2>${table(['Instrument', 'Side', 'Qty', 'Since', 'Entry', 'Last'], open)}` : ''}
 <details id="trades"><summary>Trades (${count(r.trades.length)})</summary>
 <p class="sub" id="trades-shown"></p>

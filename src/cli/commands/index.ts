@@ -10,6 +10,7 @@ import { register as paper } from './paper.js';
 import { register as ctl } from './ctl.js';
 import { register as backtest } from './backtest.js';
 import { register as replay } from './replay.js';
+import { register as report } from './report.js';
 import { register as account } from './account.js';
 import { register as quote } from './quote.js';
 import { register as order } from './order.js';
@@ -28,6 +29,7 @@ export function registerCommands(program: Command): void {
   ctl(program);
   backtest(program);
   replay(program);
+  report(program);
   worker(program);
   account(program);
   quote(program);
