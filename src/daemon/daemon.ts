@@ -34,7 +34,7 @@ import { createOpsServer } from './ops-control.js';
 import { nextDayOpen, SessionClose, type NextSessionOpen } from './session-close.js';
 import type { BrokerSession } from './parts.js';
 import { EventRecorder } from './recorder.js';
-import { headerProvider } from './recording-header.js';
+import { captureStartState, headerProvider, type StartState } from './recording-header.js';
 import { SessionStats } from './session-stats.js';
 import { loadStrategySpecs, type StrategyLookup } from './strategy-loader.js';
 import { symbolIndex } from './symbols.js';
@@ -229,11 +229,12 @@ export class Daemon {
       this.o.onEngine?.(engine);
       this.attachObservers(engine, table);
 
-      await engine.start();
+      let start: StartState | undefined;
+      await engine.start({ beforeStrategies: async () => void (start = await captureStartState(engine, this.log)) });
       await this.sessionClose.restore(engine);
       await this.reconcileDay(engine, false);
       const warmup = await warmUpFromHistory(engine, session, clock, this.log);
-      this.header = headerProvider({ mode: this.o.mode, config: c, baseDir: this.o.baseDir, engine, specs, instruments: table, warmup }, this.log);
+      this.header = headerProvider({ mode: this.o.mode, config: c, baseDir: this.o.baseDir, engine, specs, instruments: table, warmup, start: start! }, this.log);
       this.health.markReconciled();
       this.health.setTradingState(engine.tradingState());
       this.metrics.setTradingState(engine.tradingState());

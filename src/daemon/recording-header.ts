@@ -12,6 +12,7 @@ import { describeError } from '../core/errors.js';
 import type { CandleEvent } from '../core/events.js';
 import type { InstrumentLookup } from '../core/instruments.js';
 import type { Logger } from '../core/log.js';
+import type { Paise } from '../core/money.js';
 import type { Engine } from '../engine/engine.js';
 import type { StrategySpec } from '../engine/engine-options.js';
 import { RECORDING_FORMAT, RECORDING_VERSION, type RecordingHeaderInput } from '../engine/recording/format.js';
@@ -27,6 +28,36 @@ export interface HeaderSources {
   readonly instruments: InstrumentLookup;
   /** The history candles the strategies were warmed up with. */
   readonly warmup: readonly CandleEvent[];
+  /** The account as reconciled at start, before any strategy ran (captureStartState). */
+  readonly start: StartState;
+}
+
+/** Funds, positions and working orders at start. */
+export interface StartState {
+  readonly ts: number;
+  readonly funds: Paise | undefined;
+  readonly positions: ReadonlyArray<{ readonly instrument: string; readonly product: string; readonly netQty: number; readonly openValue: Paise }>;
+  readonly openOrders: number;
+}
+
+/**
+ * Reads the account as the engine reconciled it, before its strategies start (Engine.start's
+ * `beforeStrategies`): read later, the header would show the session's own first trades as if the
+ * account had started with them. The funds are the broker's figure, read now.
+ */
+export async function captureStartState(engine: Engine, log: Logger): Promise<StartState> {
+  let funds: Paise | undefined;
+  try {
+    funds = (await engine.venue.funds()).available;
+  } catch (err) {
+    log.warn({ err }, 'recording: the funds at start could not be read; the header leaves them out');
+  }
+  return {
+    ts: engine.clock.now(),
+    funds,
+    positions: engine.portfolio.positions().map((p) => ({ instrument: p.instrument, product: p.product, netQty: p.netQty, openValue: p.openValue })),
+    openOrders: engine.orders.openCount(),
+  };
 }
 
 export function recordingHeader(s: HeaderSources): RecordingHeaderInput {
@@ -44,7 +75,7 @@ export function recordingHeader(s: HeaderSources): RecordingHeaderInput {
     const i = s.instruments.get(id);
     return i ? [i] : [];
   });
-  const funds = engine.execution.availableFunds();
+  const { funds, positions, openOrders } = s.start;
   const { prefix, run } = engine.tagSource;
   return {
     format: RECORDING_FORMAT,
@@ -64,8 +95,8 @@ export function recordingHeader(s: HeaderSources): RecordingHeaderInput {
     },
     instruments: rows.map((i) => ({ ...i })),
     ...(funds !== undefined ? { funds: { available: funds } } : {}),
-    positions: engine.portfolio.positions().map((p) => ({ instrument: p.instrument, product: p.product, netQty: p.netQty, openValue: p.openValue })),
-    openOrders: engine.orders.openCount(),
+    positions: positions.map((p) => ({ ...p })),
+    openOrders,
     warmup: [...s.warmup],
   };
 }

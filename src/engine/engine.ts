@@ -306,7 +306,7 @@ export class Engine {
    * Loads persisted state (risk, tags, modification counts, strategy state), reconciles with the
    * venue (order book, trades, funds), then starts the strategies. Trading begins after this.
    */
-  async start(): Promise<void> {
+  async start(options: { readonly beforeStrategies?: () => void | Promise<void> } = {}): Promise<void> {
     if (this.started) return;
     this.started = true;
     this.bus.publish({ type: 'lifecycle', ts: this.clock.now(), phase: LifecyclePhase.STARTING, source: 'engine' });
@@ -323,6 +323,8 @@ export class Engine {
     await this.execution.resync('start');
     await this.skipRunsInBook();
     for (const [tag, n] of await readModifications(this.store)) this.orders.setModifications(tag, n);
+    // Reconciled, nothing traded yet: what the account held at start (a recording's header) is read here.
+    await options.beforeStrategies?.();
     for (const r of this.runners) r.start();
     this.bus.publish({ type: 'lifecycle', ts: this.clock.now(), phase: LifecyclePhase.STARTED, source: 'engine', detail: `${this.runners.length} strategies, venue ${this.venue.name}` });
   }
