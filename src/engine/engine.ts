@@ -12,7 +12,6 @@
 import type { Subscription } from 'rxjs';
 import type { Clock } from '../core/clock.js';
 import type { CandleEvent, Event, FillEvent, OrderEvent, PositionEvent, TickEvent } from '../core/events.js';
-import type { Interval } from '../core/candles.js';
 import type { Paise } from '../core/money.js';
 import { LifecyclePhase } from '../core/events.js';
 import { isTerminalStatus } from '../core/enums.js';
@@ -27,7 +26,11 @@ import { OrderStateMachine, type NewOrder } from '../adapters/execution/order-st
 import { Portfolio } from '../adapters/execution/portfolio.js';
 import { TrailingStops } from '../adapters/execution/trailing-stops.js';
 import { readJournal, readModifications, writeJournalEntry, writeModifications, type JournalEntry } from '../adapters/execution/order-journal.js';
-import { DEFAULT_TAG_PREFIX, parseTag, strategyKey, TagMinter } from '../adapters/execution/tags.js';
+import { cancelAllAndWait, flattenAndWait } from './operator-actions.js';
+import { warmupNeedsOf, type WarmupNeed } from './warmup-needs.js';
+
+export type { WarmupNeed } from './warmup-needs.js';
+import { DEFAULT_TAG_PREFIX, runPastBook, strategyKey, TagMinter } from '../adapters/execution/tags.js';
 import { adoptOrder, KeyAdoptions } from './adopt.js';
 import type { ExecutionVenue, VenueOrderState } from '../adapters/execution/venue.js';
 import type { RiskConfig, TradingState } from '../risk/config.js';
@@ -42,13 +45,6 @@ import { EventBus } from '../core/bus/event-bus.js';
 import { intradayExitTimes, squareOffTimes } from '../risk/rules/square-off.js';
 import { IntradayExit } from './intraday-exit.js';
 import { PositionMismatch } from './position-mismatch.js';
-
-/** A candle series a strategy wants history for before trading. */
-export interface WarmupNeed {
-  readonly instrument: string;
-  readonly interval: Interval;
-  readonly count: number;
-}
 
 /** The risk limits in force, the kill switch, and the funds last read from the venue. */
 export interface RiskView {
@@ -336,13 +332,8 @@ export class Engine {
    * adopted one. The book read at start is the truth: the run moves past every run it shows.
    */
   private async skipRunsInBook(): Promise<void> {
-    let maxRun = 0;
-    for (const o of this.orders.all()) {
-      const parsed = parseTag(o.tag, this.tags.prefix);
-      if (parsed && parsed.run > maxRun) maxRun = parsed.run;
-    }
-    if (maxRun < this.tags.run) return;
-    const run = maxRun + 1;
+    const run = runPastBook(this.orders.all().map((o) => o.tag), this.tags.prefix, this.tags.run);
+    if (run === undefined) return;
     this.log.warn({ storedRun: this.tags.run, run }, 'engine: the order book holds tags of this run number; tags continue from a later run');
     this.tags = new TagMinter(this.tags.prefix, run, this.tags.strategyKeys);
     await this.store.set('engine', 'run', run);
@@ -380,19 +371,7 @@ export class Engine {
 
   /** The candle series strategies want history for before trading: the largest `warmup` per (instrument, interval). */
   warmupNeeds(): WarmupNeed[] {
-    const need = new Map<string, WarmupNeed>();
-    for (const r of this.runners) {
-      const w = r.strategy.warmup ?? 0;
-      if (w <= 0) continue;
-      for (const instrument of r.strategy.instruments) {
-        for (const interval of r.strategy.intervals ?? []) {
-          const k = `${instrument}|${interval}`;
-          const cur = need.get(k);
-          if (!cur || cur.count < w) need.set(k, { instrument, interval, count: w });
-        }
-      }
-    }
-    return [...need.values()];
+    return warmupNeedsOf(this.runners.map((r) => r.strategy));
   }
 
   /**
@@ -441,26 +420,13 @@ export class Engine {
   /** Cancels every working order; resolves when none is left or after `timeoutMs` of clock time. */
   async cancelAll(reason: string, timeoutMs = 10_000): Promise<void> {
     this.log.info({ reason }, 'engine: cancelling all working orders');
-    this.execution.cancelAll();
-    await this.waitFor(() => this.orders.openCount() === 0, timeoutMs);
+    await cancelAllAndWait(this, timeoutMs);
   }
 
   /** Cancels every working order and closes every position at market; resolves when flat or at the timeout. */
   async flatten(reason: string, timeoutMs = 10_000): Promise<void> {
     this.log.info({ reason }, 'engine: flattening');
-    const end = this.clock.now() + timeoutMs;
-    // An order the broker reports filled whose fills are still being read is not in the position
-    // yet: flattening before it settles would leave that position open (a stop would walk away
-    // holding it). Wait for it, within the same time budget.
-    await this.waitFor(() => this.orders.settling().length === 0, timeoutMs);
-    this.execution.flattenAll('operator');
-    const done = (): boolean => this.portfolio.positions().length === 0 && this.orders.openCount() === 0 && this.orders.settling().length === 0;
-    await this.waitFor(() => done() || (this.orders.openCount() === 0 && this.orders.settling().length === 0), Math.max(0, end - this.clock.now()));
-    // A fill booked while the closing orders worked (a late partial, say) leaves a remainder: once more.
-    if (!done() && this.orders.openCount() === 0 && this.portfolio.positions().length > 0 && this.clock.now() < end) {
-      this.execution.flattenAll('operator');
-      await this.waitFor(done, Math.max(0, end - this.clock.now()));
-    }
+    await flattenAndWait(this, timeoutMs);
   }
 
   /** Saves every strategy's state (call periodically; done at stop). */
@@ -520,21 +486,6 @@ export class Engine {
     });
   }
 
-  private waitFor(done: () => boolean, timeoutMs: number): Promise<void> {
-    if (done()) return Promise.resolve();
-    return new Promise((resolve) => {
-      const t: { timer?: { cancel(): void } } = {};
-      const off = this.bus.onAny(() => {
-        if (done()) finish();
-      });
-      const finish = (): void => {
-        off();
-        t.timer?.cancel();
-        resolve();
-      };
-      t.timer = this.clock.setTimeout(finish, timeoutMs);
-    });
-  }
 }
 
 function push<K, V>(map: Map<K, V[]>, k: K, v: V): void {

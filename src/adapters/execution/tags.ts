@@ -146,3 +146,16 @@ export class TagMinter {
     return this.pattern.test(tag);
   }
 }
+
+/**
+ * The run to mint from when the broker's book holds tags of run `run` or later (a store that forgot
+ * its run counter): one past the highest run the book shows; undefined when `run` is still new.
+ */
+export function runPastBook(tags: Iterable<string>, prefix: string, run: number): number | undefined {
+  let max = 0;
+  for (const tag of tags) {
+    const parsed = parseTag(tag, prefix);
+    if (parsed && parsed.run > max) max = parsed.run;
+  }
+  return max < run ? undefined : max + 1;
+}
