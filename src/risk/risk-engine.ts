@@ -15,7 +15,7 @@ import type { Intent } from '../core/intents.js';
 import type { Instrument, InstrumentLookup } from '../core/instruments.js';
 import type { Logger } from '../core/log.js';
 import { silentLogger } from '../core/log.js';
-import { formatRupees, type Paise } from '../core/money.js';
+import { formatInr, type Paise } from '../core/money.js';
 import type { JsonValue, Store } from '../core/store.js';
 import { MarginModel } from './margin-model.js';
 import type { TrailingMode } from '../core/intents.js';
@@ -168,7 +168,7 @@ export class RiskEngine implements RiskState {
     const max = this.config.maxDailyLoss;
     if (max === undefined || this.tripped) return;
     const pnl = this.src.portfolio.dailyPnl();
-    if (pnl <= -max) this.tripKillSwitch(`daily loss ${formatRupees(-pnl)} reached the limit ${formatRupees(max)}`);
+    if (pnl <= -max) this.tripKillSwitch(`daily loss ${formatInr(-pnl)} reached the limit ${formatInr(max)}`);
   }
 
   /** Trips the kill switch: halt (persisted), alert, and hand over to the flattening handler. */

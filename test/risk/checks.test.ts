@@ -64,9 +64,9 @@ describe('risk checks, one by one', () => {
 
   it('rejects a price off the tick and one outside the circuit band', () => {
     const { risk } = riskFixture();
-    expect(risk.evaluate(place({ limitPrice: 142_003 }))?.reason).toBe('limitPrice 1420.03 is not a positive multiple of the tick size 0.05');
+    expect(risk.evaluate(place({ limitPrice: 142_003 }))?.reason).toBe('limitPrice ₹1,420.03 is not a positive multiple of the tick size ₹0.05');
     risk.setCircuit('NSE_2885', { lower: 128_400, upper: 156_900 });
-    expect(risk.evaluate(place({ limitPrice: 157_000 }))).toEqual({ code: 'CIRCUIT_LIMIT', reason: 'limitPrice 1570.00 is outside the circuit band 1284.00-1569.00 of NSE_2885' });
+    expect(risk.evaluate(place({ limitPrice: 157_000 }))).toEqual({ code: 'CIRCUIT_LIMIT', reason: 'limitPrice ₹1,570.00 is outside the circuit band ₹1,284.00-₹1,569.00 of NSE_2885' });
   });
 
   it('rejects an unknown instrument, an index, and an order we do not know', () => {
@@ -78,7 +78,7 @@ describe('risk checks, one by one', () => {
 
   it('rejects an order above the maximum value', () => {
     const { risk } = riskFixture({ maxOrderValue: 1_000_000_00 });
-    expect(risk.evaluate(place({ qty: 1000 }))).toEqual({ code: 'MAX_ORDER_VALUE', reason: 'order value 1420000.00 exceeds the maximum 1000000.00' });
+    expect(risk.evaluate(place({ qty: 1000 }))).toEqual({ code: 'MAX_ORDER_VALUE', reason: 'order value ₹14,20,000.00 exceeds the maximum ₹10,00,000.00' });
   });
 
   it('counts working orders towards the maximum position', () => {
@@ -115,7 +115,7 @@ describe('risk checks, one by one', () => {
     // INTRADAY equity: 20% of 10 x 1420 = 2,840 rupees.
     expect(risk.evaluate(place())).toBeNull();
     // CNC: the full 142,000 rupees of 100 shares.
-    expect(risk.evaluate(place({ product: 'CNC', qty: 100 }))).toEqual({ code: 'INSUFFICIENT_FUNDS', reason: 'needs margin 142000.00, available 50000.00' });
+    expect(risk.evaluate(place({ product: 'CNC', qty: 100 }))).toEqual({ code: 'INSUFFICIENT_FUNDS', reason: 'needs margin ₹1,42,000.00, available ₹50,000.00' });
     // A sell that closes a long position needs nothing.
     world.net.set('NSE_2885', 100);
     expect(risk.evaluate(place({ product: 'CNC', qty: 100, side: 'SELL' }))).toBeNull();
@@ -163,7 +163,7 @@ describe('kill switch', () => {
     risk.onPnl();
     risk.onPnl();
     expect(risk.tradingState()).toBe('halted');
-    expect(flattened).toEqual(['daily loss 5000.00 reached the limit 5000.00']);
+    expect(flattened).toEqual(['daily loss ₹5,000.00 reached the limit ₹5,000.00']);
     expect(alerts).toEqual(['KILL_SWITCH']);
     await new Promise((r) => setImmediate(r));
     expect(await store.get('risk', 'killSwitch')).toMatchObject({ reason: flattened[0] });

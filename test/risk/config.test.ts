@@ -64,7 +64,7 @@ describe('risk limits in a config file are rupees', () => {
     expect(engine.evaluate({ ...order, qty: 70, limitPrice: 142_000 })).toBeNull();
     expect(engine.evaluate({ ...order, id: 'p2', qty: 71, limitPrice: 142_000 })).toEqual({
       code: 'MAX_ORDER_VALUE',
-      reason: 'order value 100820.00 exceeds the maximum 100000.00',
+      reason: 'order value ₹1,00,820.00 exceeds the maximum ₹1,00,000.00',
     });
   });
 

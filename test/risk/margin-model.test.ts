@@ -48,6 +48,6 @@ describe('expiry-day exposure margin', () => {
     world.funds = 28_000_000; // 2,80,000 rupees
     expect(risk.evaluate(sell)).toBeNull();
     clock.advanceTo(istDateTime('2025-01-07', '09:20'));
-    expect(risk.evaluate(sell)).toEqual({ code: 'INSUFFICIENT_FUNDS', reason: 'needs margin 299625.00, available 280000.00' });
+    expect(risk.evaluate(sell)).toEqual({ code: 'INSUFFICIENT_FUNDS', reason: 'needs margin ₹2,99,625.00, available ₹2,80,000.00' });
   });
 });

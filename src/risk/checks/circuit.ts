@@ -1,6 +1,6 @@
 /** Prices inside the instrument's circuit band, when the band is known (quotes, the venue). */
 import { DenialCode } from '../../core/events.js';
-import { formatRupees } from '../../core/money.js';
+import { formatInr } from '../../core/money.js';
 import { OK, type RiskCheck } from '../types.js';
 
 export const circuitCheck: RiskCheck = {
@@ -13,7 +13,7 @@ export const circuitCheck: RiskCheck = {
     for (const [name, price] of p.prices) {
       if (name === 'trailingStep') continue; // a distance, not a price level
       if (price < band.lower || price > band.upper) {
-        return { code: DenialCode.CIRCUIT_LIMIT, reason: `${name} ${formatRupees(price)} is outside the circuit band ${formatRupees(band.lower)}-${formatRupees(band.upper)} of ${p.instrument}` };
+        return { code: DenialCode.CIRCUIT_LIMIT, reason: `${name} ${formatInr(price)} is outside the circuit band ${formatInr(band.lower)}-${formatInr(band.upper)} of ${p.instrument}` };
       }
     }
     return OK;

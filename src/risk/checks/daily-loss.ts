@@ -4,7 +4,7 @@
  * the risk engine's job, on every P&L change; this check covers intents in between.
  */
 import { DenialCode } from '../../core/events.js';
-import { formatRupees } from '../../core/money.js';
+import { formatInr } from '../../core/money.js';
 import { OK, type RiskCheck } from '../types.js';
 
 export const dailyLossCheck: RiskCheck = {
@@ -18,7 +18,7 @@ export const dailyLossCheck: RiskCheck = {
     if (t?.reducing) return OK;
     if (tripped) return { code: DenialCode.DAILY_LOSS, reason: 'the kill switch has tripped: no new exposure until an operator resumes' };
     const pnl = state.dailyPnl();
-    if (max !== undefined && pnl <= -max) return { code: DenialCode.DAILY_LOSS, reason: `today's P&L ${formatRupees(pnl)} has reached the maximum loss ${formatRupees(max)}` };
+    if (max !== undefined && pnl <= -max) return { code: DenialCode.DAILY_LOSS, reason: `today's P&L ${formatInr(pnl)} has reached the maximum loss ${formatInr(max)}` };
     return OK;
   },
 };

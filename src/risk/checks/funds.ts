@@ -6,7 +6,7 @@
  */
 import { DenialCode } from '../../core/events.js';
 import { sideSign } from '../../core/enums.js';
-import { formatRupees } from '../../core/money.js';
+import { formatInr } from '../../core/money.js';
 import { OK, type RiskCheck } from '../types.js';
 
 export const fundsCheck: RiskCheck = {
@@ -27,7 +27,7 @@ export const fundsCheck: RiskCheck = {
     const product = intent.kind === 'modify' ? (state.order(intent.target)?.product ?? 'INTRADAY') : intent.product;
     const need = state.margin.required(inst, t.side, opening, t.price, product).total;
     if (need > available) {
-      return { code: DenialCode.INSUFFICIENT_FUNDS, reason: `needs margin ${formatRupees(need)}, available ${formatRupees(available)}` };
+      return { code: DenialCode.INSUFFICIENT_FUNDS, reason: `needs margin ${formatInr(need)}, available ${formatInr(available)}` };
     }
     return OK;
   },

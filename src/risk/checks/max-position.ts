@@ -4,7 +4,7 @@
  */
 import { DenialCode, } from '../../core/events.js';
 import { sideSign } from '../../core/enums.js';
-import { formatRupees } from '../../core/money.js';
+import { formatInr } from '../../core/money.js';
 import { OK, type RiskCheck } from '../types.js';
 
 export const maxPositionCheck: RiskCheck = {
@@ -22,7 +22,7 @@ export const maxPositionCheck: RiskCheck = {
       if (t.price === undefined) return { code: DenialCode.MAX_POSITION, reason: `no price known for ${t.instrument} to value the position` };
       const value = projected * t.price;
       if (value > maxPositionValue) {
-        return { code: DenialCode.MAX_POSITION, reason: `position in ${t.instrument} would be worth ${formatRupees(value)}; the maximum is ${formatRupees(maxPositionValue)}` };
+        return { code: DenialCode.MAX_POSITION, reason: `position in ${t.instrument} would be worth ${formatInr(value)}; the maximum is ${formatInr(maxPositionValue)}` };
       }
     }
     return OK;

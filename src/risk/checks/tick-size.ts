@@ -1,6 +1,6 @@
 /** Every price of the intent (limit, trigger, smart legs) is a whole number of ticks. */
 import { DenialCode } from '../../core/events.js';
-import { formatRupees, type Paise } from '../../core/money.js';
+import { formatInr, type Paise } from '../../core/money.js';
 import { OK, type CheckResult, type RiskCheck } from '../types.js';
 
 export const tickSizeCheck: RiskCheck = {
@@ -20,5 +20,5 @@ export const tickSizeCheck: RiskCheck = {
 
 function onTick(name: string, price: Paise, tick: Paise): CheckResult {
   if (Number.isSafeInteger(price) && price > 0 && price % tick === 0) return OK;
-  return { code: DenialCode.TICK_SIZE, reason: `${name} ${formatRupees(price)} is not a positive multiple of the tick size ${formatRupees(tick)}` };
+  return { code: DenialCode.TICK_SIZE, reason: `${name} ${formatInr(price)} is not a positive multiple of the tick size ${formatInr(tick)}` };
 }

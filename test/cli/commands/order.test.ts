@@ -76,7 +76,7 @@ describe('tarang order', () => {
     const r = await tarang(['order', 'place', 'BUY', '100000', 'NSE:RELIANCE', '--market', '--yes'], env);
     expect(r.code).toBe(3);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^tarang: order denied by the risk check INSUFFICIENT_FUNDS: needs margin [\d.]+, available [\d.]+; nothing was sent \[ORDER_DENIED\]\n$/);
+    expect(r.stderr).toMatch(/^tarang: order denied by the risk check INSUFFICIENT_FUNDS: needs margin ₹[\d,.]+, available ₹[\d,.]+; nothing was sent \[ORDER_DENIED\]\n$/);
     expect((await book()).length).toBe(before);
   }, 60_000);
 

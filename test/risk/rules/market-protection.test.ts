@@ -21,7 +21,7 @@ describe('market protection in risk', () => {
     const { risk, world } = riskFixture();
     // 100 x 1,426.50 = 1,42,650 fits; 100 x 1,469.25 = 1,46,925 (what the broker blocks) does not.
     world.funds = 145_000_00;
-    expect(risk.evaluate(marketBuy())).toEqual({ code: 'INSUFFICIENT_FUNDS', reason: 'needs margin 146925.00, available 145000.00' });
+    expect(risk.evaluate(marketBuy())).toEqual({ code: 'INSUFFICIENT_FUNDS', reason: 'needs margin ₹1,46,925.00, available ₹1,45,000.00' });
   });
 
   it('uses the configured percentage', () => {
