@@ -75,3 +75,14 @@ export async function openOffline(browser: Browser, file: string): Promise<Opene
   await page.goto(url, { waitUntil: 'load' });
   return { page, errors, requests };
 }
+
+/** An expression for `page.evaluate`: pixels that are not the background on the canvases under `selector`. */
+export const inkExpr = (selector: string): string => `(() => {
+  let ink = 0;
+  for (const c of document.querySelectorAll(${JSON.stringify(`${selector} canvas`)})) {
+    if (!c.width || !c.height) continue;
+    const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    for (let i = 0; i < px.length; i += 4) if (px[i + 3] > 0 && (px[i] < 235 || px[i + 1] < 235 || px[i + 2] < 235)) ink++;
+  }
+  return ink;
+})()`;

@@ -35,8 +35,10 @@ import { progressBar } from '../progress-bar.js';
 import { formatZodIssues } from '../../core/zod-issues.js';
 import { parseIstDate } from '../../core/date-input.js';
 import { IntradayExitAtInput, SquareOffTimesInput } from '../../risk/rules/square-off.js';
+import type { SweepFlags } from './backtest-sweep.js';
 
-export interface BacktestFlags extends CsvFlags {
+/** The backtest's flags: the CSV reading ones, the sweep's (backtest-sweep.ts), and its own. */
+export interface BacktestFlags extends CsvFlags, SweepFlags {
   data?: string[];
   catalog?: string;
   symbol?: string[];
@@ -49,10 +51,8 @@ export interface BacktestFlags extends CsvFlags {
   tick?: string;
   lot?: string;
   strategy: string;
-  param?: string[];
   strategies?: string;
   cash: string;
-  charges: string;
   bothTouched: 'pessimistic' | 'optimistic' | 'ohlc-path';
   slippage: string;
   partialFills?: string;
@@ -61,19 +61,8 @@ export interface BacktestFlags extends CsvFlags {
   squareOff?: string[];
   intradayExit?: string;
   autoSlice?: boolean;
-  json?: string;
-  html?: string;
-  sweep?: string[];
-  rank: string;
   walkForward?: string;
   walkForwardRank?: string;
-  workers?: string;
-  queue?: string;
-  queueName?: string;
-  chunk?: string;
-  top: string;
-  heatmap?: string;
-  progress: boolean;
   cache: boolean;
   fromRecording?: string;
   allowTruncated?: boolean;

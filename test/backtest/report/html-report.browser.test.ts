@@ -14,20 +14,10 @@ import { instrumentsForSeries } from '../../../backtest/data/series-instruments.
 import { writeSyntheticMinuteCsv } from '../../../backtest/data/synthetic.js';
 import { buildHtmlReport } from '../../../backtest/report/html-report.js';
 import { getStrategy } from '../../../src/strategies/registry.js';
-import { chromiumAvailable, launchChromium, openOffline, type Browser, type OpenedPage } from '../../support/chromium.js';
+import { chromiumAvailable, launchChromium, openOffline, type Browser, type OpenedPage, inkExpr } from '../../support/chromium.js';
 
 const hasChromium = chromiumAvailable();
 
-/** Pixels that are not the background on the canvases under `selector` (read in the page). */
-const inkExpr = (selector: string): string => `(() => {
-  let ink = 0;
-  for (const c of document.querySelectorAll(${JSON.stringify(`${selector} canvas`)})) {
-    if (!c.width || !c.height) continue;
-    const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-    for (let i = 0; i < px.length; i += 4) if (px[i + 3] > 0 && (px[i] < 235 || px[i + 1] < 235 || px[i + 2] < 235)) ink++;
-  }
-  return ink;
-})()`;
 
 describe.skipIf(!hasChromium)('HTML report in a real browser', () => {
   let dir: string;

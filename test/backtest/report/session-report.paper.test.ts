@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FillEvent, OrderEvent } from '../../../src/core/events.js';
 import { formatIst } from '../../../src/core/time.js';
 import { readSession } from '../../../backtest/report/session.js';
-import { chromiumAvailable, launchChromium, openOffline } from '../../support/chromium.js';
+import { chromiumAvailable, launchChromium, openOffline, inkExpr } from '../../support/chromium.js';
 import { tarang } from '../../support/tarang-bin.js';
 import { BUY_N, seenOrders, startPaperHarness, until, type PaperHarness } from '../../daemon/support/paper-harness.js';
 
@@ -53,15 +53,6 @@ afterAll(async () => {
   await h?.close();
 });
 
-const inkExpr = (selector: string): string => `(() => {
-  let ink = 0;
-  for (const c of document.querySelectorAll(${JSON.stringify(`${selector} canvas`)})) {
-    if (!c.width || !c.height) continue;
-    const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-    for (let i = 0; i < px.length; i += 4) if (px[i + 3] > 0 && (px[i] < 235 || px[i + 1] < 235 || px[i + 2] < 235)) ink++;
-  }
-  return ink;
-})()`;
 
 describe('tarang report on a paper session', () => {
   it('prints the summary in rupees and writes JSON whose fills, orders and denials are the recording’s', async () => {
