@@ -6,12 +6,10 @@
  * (metrics, JSON and HTML reports of backtest.ts); its price charts are minute bars made from the
  * ticks.
  */
-import type { CandleEvent } from '../../src/core/events.js';
 import type { InstrumentLookup } from '../../src/core/instruments.js';
 import type { OpenedRecording } from '../../src/engine/recording/reader.js';
 import { chargeModel } from '../charges/charge-preset.js';
-import type { CandleRow, CandleSeries } from '../data/candle-series.js';
-import { seriesFromRows } from '../data/candle-series.js';
+import { TickBars } from '../data/tick-bars.js';
 import { outcomeOf, type BacktestOutcome, type BacktestRequest } from '../backtest.js';
 import type { BacktestRun } from '../runner.js';
 import { IntradayExitAtInput, squareOffTimes, SquareOffTimesInput } from '../../src/risk/rules/square-off.js';
@@ -30,7 +28,7 @@ export async function backtestFromRecording(req: FromRecordingRequest): Promise<
   const charges = typeof req.charges === 'string' ? chargeModel(req.charges) : req.charges;
   const strategyId = req.strategyId ?? req.definition.name;
   const instances = req.instances ?? [{ id: strategyId, params: req.params }];
-  const bars = new Map<string, { rows: CandleRow[]; vol0: number | undefined }>();
+  const bars = new TickBars();
   const run = await runTickReplay({
     recording: req.recording,
     instruments: req.instruments,
@@ -46,23 +44,10 @@ export async function backtestFromRecording(req: FromRecordingRequest): Promise<
     ...(req.log ? { log: req.log } : {}),
     // Minute bars of every ticking instrument, for the report's price charts.
     onRecorded: ({ event: e }) => {
-      if (e.type !== 'tick') return;
-      let b = bars.get(e.instrument);
-      if (!b) bars.set(e.instrument, (b = { rows: [], vol0: undefined }));
-      const start = e.ts - (e.ts % 60_000);
-      const last = b.rows[b.rows.length - 1] as { -readonly [K in keyof CandleRow]: CandleRow[K] } | undefined;
-      // Volume from the feed's cumulative day volume, when it gives it.
-      const vol = e.volume !== undefined && b.vol0 !== undefined ? Math.max(0, e.volume - b.vol0) : 0;
-      if (e.volume !== undefined) b.vol0 = e.volume;
-      if (last && last.start === start) {
-        last.high = Math.max(last.high, e.ltp);
-        last.low = Math.min(last.low, e.ltp);
-        last.close = e.ltp;
-        last.volume += vol;
-      } else b.rows.push({ start, ts: start + 60_000, open: e.ltp, high: e.ltp, low: e.ltp, close: e.ltp, volume: vol } satisfies Omit<CandleEvent, 'type' | 'instrument' | 'interval'>);
+      if (e.type === 'tick') bars.add(e);
     },
   });
-  const series: CandleSeries[] = [...bars].map(([id, b]) => seriesFromRows(id, '1minute', b.rows));
+  const series = bars.series();
   const asRun: BacktestRun = {
     // The minute bars made from the ticks (what the report charts).
     candles: series.reduce((a, s) => a + s.length, 0),

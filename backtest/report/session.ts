@@ -23,6 +23,7 @@ import { isBrokerSquareOff } from '../../src/risk/rules/square-off.js';
 import { itemiseCharges } from '../backtest.js';
 import { chargeModel } from '../charges/charge-preset.js';
 import { seriesFromRows, type CandleRow, type CandleSeries } from '../data/candle-series.js';
+import { TickBars } from '../data/tick-bars.js';
 import { EquityRecorder, freeze } from '../metrics/equity-curve.js';
 import { computeMetrics } from '../metrics/performance.js';
 import { pairTrades, type FillRecord, type FillVia } from '../metrics/trades.js';
@@ -121,7 +122,7 @@ export async function readSession(source: RecordingSource, o: SessionReadOptions
   else if (capital === undefined && h.funds?.used === undefined) notes.push(`the cash at start is the funds available when the engine had reconciled (${formatInr(start)}); margin already in use then is not in it`);
   if (h.positions.length > 0) notes.push(`${h.positions.length} position(s) were open at the start (carried over); the report counts only this session's fills`);
 
-  const ticks = new Map<string, { rows: Row[]; vol0: number | undefined }>();
+  const ticks = new TickBars();
   const candles = new Map<string, { interval: string; rows: Row[] }>();
   const last = new Map<string, Paise>();
   const orders = new Map<string, { placed: number; updated: number; order: OrderSnapshot; updates: number; line: number }>();
@@ -167,18 +168,8 @@ export async function readSession(source: RecordingSource, o: SessionReadOptions
       case 'tick': {
         tickCount++;
         last.set(e.instrument, e.ltp);
-        let b = ticks.get(e.instrument);
-        if (!b) ticks.set(e.instrument, (b = { rows: [], vol0: undefined }));
+        ticks.add(e);
         const minute = e.ts - (e.ts % 60_000);
-        const bar = b.rows[b.rows.length - 1];
-        const vol = e.volume !== undefined && b.vol0 !== undefined ? Math.max(0, e.volume - b.vol0) : 0;
-        if (e.volume !== undefined) b.vol0 = e.volume;
-        if (bar && bar.start === minute) {
-          bar.high = Math.max(bar.high, e.ltp);
-          bar.low = Math.min(bar.low, e.ltp);
-          bar.close = e.ltp;
-          bar.volume += vol;
-        } else if (!bar || minute > bar.start) b.rows.push({ start: minute, ts: minute + 60_000, open: e.ltp, high: e.ltp, low: e.ltp, close: e.ltp, volume: vol });
         if (minute > sampledMinute) {
           sampledMinute = minute;
           sample(e.ts);
@@ -294,7 +285,7 @@ export async function readSession(source: RecordingSource, o: SessionReadOptions
   for (const [i, p] of pos) if (p.qty !== 0 && !last.has(i)) notes.push(`${i}: open at the end with no recorded price; marked at cost`);
 
   const series: CandleSeries[] = [];
-  for (const [id, b] of ticks) if (b.rows.length > 0) series.push(seriesFromRows(id, '1minute', b.rows));
+  series.push(...ticks.series());
   for (const [id, c] of candles) if (!ticks.has(id) && c.rows.length > 0) series.push(seriesFromRows(id, c.interval as CandleSeries['interval'], c.rows));
   const { trades, open } = pairTrades(fills);
   const frozen = freeze(curve);

@@ -9,6 +9,7 @@ import type { CandleEvent, LifecycleEvent, TickEvent } from '../core/events.js';
 import type { Interval } from '../core/candles.js';
 import type { Instrument } from '../core/instruments.js';
 import type { ExecutionVenue } from '../adapters/execution/venue.js';
+import type { StreamStatus } from '../adapters/broker/broker.js';
 import type { MasterSource } from '../core/instrument-master.js';
 import type { QuoteBand } from './circuit-bands.js';
 import type { OptionDataSource } from './option-chains.js';
@@ -33,15 +34,8 @@ export interface BrokerStats {
   readonly tokenBlocked?: { readonly reason: string; readonly message: string };
 }
 
-/** A WebSocket stream's state for health: `lastFrameAt` in clock ms, undefined before the first frame. */
-export interface StreamHealth {
-  readonly name: string;
-  readonly connected: boolean;
-  readonly stalled: boolean;
-  readonly lastFrameAt: number | undefined;
-  readonly drops: number;
-  readonly stalls: number;
-}
+/** A WebSocket stream's state for health: the broker's own per-stream status. */
+export type StreamHealth = StreamStatus;
 
 /** A logged-in connection to a broker (real or the simulator). */
 export interface BrokerSession {
