@@ -10,7 +10,7 @@
 import type { AlertLevel } from '../core/events.js';
 import type { JournalEntry } from '../adapters/execution/order-journal.js';
 import type { NewOrder } from '../adapters/execution/order-state-machine.js';
-import { parseTag, rootTag } from '../adapters/execution/tags.js';
+import { legTag, parseTag, rootTag } from '../adapters/execution/tags.js';
 import type { VenueOrderState } from '../adapters/execution/venue.js';
 
 export interface AdoptionContext {
@@ -35,7 +35,7 @@ export function adoptOrder(s: VenueOrderState, c: AdoptionContext): NewOrder | u
   else if (!j) c.alert({ level: 'warn', code: 'ORDER_ADOPTED', message: `venue order ${s.orderId} carries our tag ${s.tag} but is not in the journal and names no strategy of ours; adopted as strategy "unknown"`, context: { tag: s.tag, strategyId } });
   const leg = s.leg && s.leg !== 'entry' ? s.leg : undefined;
   return {
-    tag: leg ? `${s.tag}${leg === 'stopLoss' ? '.sl' : '.tg'}` : s.tag,
+    tag: leg ? legTag(s.tag, leg) : s.tag,
     strategyId,
     instrument: s.instrument,
     side: s.side,
