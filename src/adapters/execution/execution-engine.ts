@@ -161,7 +161,7 @@ export class ExecutionEngine implements HeldChanges, LegRouter, LostAnswerRouter
    * so the strategy always hears of it.
    */
   execute(intent: Intent): void {
-    if ((intent.kind === 'place' || intent.kind === 'smart') && this.orders.get(intent.id)) {
+    if ((intent.kind === 'place' || intent.kind === 'smart') && this.orders.getExact(intent.id)) {
       this.deny(intent, DenialCode.EXECUTION_ERROR, `order id ${intent.id} is already in use by another order; not placed`);
       return;
     }
