@@ -98,4 +98,9 @@ describe('strategy parameters', () => {
     expect(() => parseStrategyParams(def, { qty: -1 }, 'demo-1')).toThrow(/strategy demo-1 \(demo\): parameter qty: /);
     expect(() => parseStrategyParams(def, { qty: 1, slow: 3 }, 'demo-1')).toThrow(/slow/);
   });
+
+  it('says a left-out parameter without a default is required, not that undefined is the wrong type', () => {
+    expect(() => parseStrategyParams(def, {}, 'demo-1')).toThrow('strategy demo-1 (demo): parameter qty: required (no default)');
+    expect(() => parseStrategyParams(def, { qty: 'ten' }, 'demo-1')).toThrow(/parameter qty: Invalid input: expected number/);
+  });
 });

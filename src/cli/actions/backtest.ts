@@ -13,6 +13,7 @@ import { InstrumentTable } from '../../core/instruments.js';
 import type { WallClock } from '../../core/clock.js';
 import { resolveStrategy } from '../../strategies/strategy-file.js';
 import type { StrategyDefinition } from '../../strategies/strategy.js';
+import { missingParams, paramIssueLines } from '../../strategies/params.js';
 import { OptionDataFeed, withOptionData } from '../../strategies/options/option-data-feed.js';
 import { isOptionStrategy } from '../../strategies/options/option-data.js';
 import type { ExpiredContractRow } from '../../strategies/options/chain-from-candles.js';
@@ -344,7 +345,9 @@ export async function runBacktest(f: BacktestFlags, cmd: Command): Promise<void>
   for (const p of instances?.map((i) => i.params) ?? [params]) {
     const parsed = definition.params.safeParse(p);
     if (!parsed.success) {
-      throw flagError('param', `${definition.name}: ${formatZodIssues(parsed.error, { root: '(params)' })}`);
+      const missing = missingParams(parsed.error, p);
+      const hint = missing.length > 0 ? ` (give ${missing.map((m) => `--param ${m}=...`).join(' ')})` : '';
+      throw flagError('param', `${definition.name}: ${paramIssueLines(parsed.error, p, { root: '(params)' }).join('; ')}${hint}`);
     }
   }
   if (instances && walkForwardSpec) {
