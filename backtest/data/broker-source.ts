@@ -23,6 +23,8 @@ export interface BrokerCandleRequest {
   readonly from: number;
   readonly to: number;
   readonly expired?: boolean;
+  /** With `expired`: each contract's segment (NFO or BFO); default NFO. */
+  readonly segmentOf?: (code: string) => 'NFO' | 'BFO';
   /** The catalog finished windows are kept in and read back from; omit to always download. */
   readonly catalog?: CandleCatalog;
   readonly session?: SessionFilter;
@@ -61,7 +63,7 @@ export async function loadBrokerCandles(client: BrokerClient, clock: Clock, req:
       from: req.from,
       to: req.to,
       ...(req.catalog ? { catalog: req.catalog } : {}),
-      ...(req.expired ? { expired: true } : {}),
+      ...(req.expired ? { expired: true, ...(req.segmentOf ? { segment: req.segmentOf(code) } : {}) } : {}),
       ...(req.onProgress ? { onProgress: (d: number, t: number) => req.onProgress!(code, d, t) } : {}),
     });
     rows += r.candles.length;

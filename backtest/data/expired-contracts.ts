@@ -4,10 +4,14 @@
  * search. The symbol tells the underlying and roughly when it expired:
  *   monthly  NIFTY24DEC24000CE, NIFTY24DECFUT        (YY MON)
  *   weekly   NIFTY26N0318050CE                       (YY, month code 1-9/O/N/D, DD)
- * and the search over that month (filtered by strike and option type) finds the contract.
+ * and the search over that month (filtered by strike and option type) finds the contract. The
+ * search answers without an instrument type (spec 2.6: only the contracts endpoint has one), so
+ * index or stock is told by the underlying: SENSEX, BANKEX and the NSE indices are indices, any
+ * other underlying a stock. The segment (NFO or BFO) is the one asked for, else the underlying's
+ * exchange's (SENSEX and BANKEX: BFO).
  */
 import { ConfigError } from '../../src/core/errors.js';
-import type { Instrument, InstrumentKind } from '../../src/core/instruments.js';
+import { indexDerivativeExchange, type Instrument, type InstrumentKind } from '../../src/core/instruments.js';
 import type { Paise } from '../../src/core/money.js';
 import type { BrokerClient } from '../../src/adapters/broker/client.js';
 import { searchExpiredContracts } from '../../src/adapters/broker/helpers/contracts.js';
@@ -46,11 +50,27 @@ export function parseTradingSymbol(symbol: string): ParsedSymbol | undefined {
 
 const KINDS: ReadonlySet<string> = new Set(['OPTIDX', 'OPTSTK', 'FUTIDX', 'FUTSTK']);
 
-export async function resolveExpiredContracts(client: BrokerClient, symbols: readonly string[], segment: 'NFO' | 'BFO' = 'NFO', tickSize: Paise = 5): Promise<Instrument[]> {
+export type DerivativeSegment = 'NFO' | 'BFO';
+
+/** The F&O segment of contracts on `underlying`: BFO for BSE's indices, else NFO. */
+export function derivativeSegment(underlying: string): DerivativeSegment {
+  return indexDerivativeExchange(underlying) === 'BSE' ? 'BFO' : 'NFO';
+}
+
+/** The kind of a contract whose answer carried no instrument type: by its underlying and option type. */
+export function contractKind(underlying: string, option: boolean, wire?: string): InstrumentKind {
+  if (wire !== undefined && KINDS.has(wire)) return wire as InstrumentKind;
+  const index = indexDerivativeExchange(underlying) !== undefined;
+  return option ? (index ? 'OPTIDX' : 'OPTSTK') : index ? 'FUTIDX' : 'FUTSTK';
+}
+
+/** `segment`: as given (`--segment`), else each contract's underlying's (derivativeSegment). */
+export async function resolveExpiredContracts(client: BrokerClient, symbols: readonly string[], segment?: DerivativeSegment, tickSize: Paise = 5): Promise<Instrument[]> {
   const out: Instrument[] = [];
   for (const symbol of symbols) {
     const p = parseTradingSymbol(symbol);
-    if (!p) throw new ConfigError(`--expired ${symbol}: not an NSE F&O trading symbol (e.g. NIFTY24DEC24000CE, NIFTY24DECFUT, NIFTY26N0318050CE)`, { symbol });
+    if (!p) throw new ConfigError(`--expired ${symbol}: not an F&O trading symbol (e.g. NIFTY24DEC24000CE, NIFTY24DECFUT, NIFTY26N0318050CE, SENSEX26DEC85000CE)`, { symbol });
+    const seg = segment ?? derivativeSegment(p.underlying);
     const mm = String(p.month).padStart(2, '0');
     const last = new Date(Date.UTC(p.year, p.month, 0)).getUTCDate();
     let found: Instrument | undefined;
@@ -63,13 +83,12 @@ export async function resolveExpiredContracts(client: BrokerClient, symbols: rea
       pageSize: 100,
     })) {
       if (c.tradingSymbol !== symbol) continue;
-      const kind = (c.instrumentType !== undefined && KINDS.has(c.instrumentType) ? c.instrumentType : p.optionType ? 'OPTIDX' : 'FUTIDX') as InstrumentKind;
       found = {
         id: symbol,
-        exchange: segment === 'NFO' ? 'NSE' : 'BSE',
+        exchange: seg === 'NFO' ? 'NSE' : 'BSE',
         segment: 'FNO',
         securityId: symbol,
-        kind,
+        kind: contractKind(p.underlying, p.optionType !== undefined, c.instrumentType),
         tradingSymbol: symbol,
         symbol: p.underlying,
         lotSize: c.lotSize,

@@ -1,16 +1,20 @@
 /**
  * Instruments for candle series that come without an instrument master (CSV files): the risk
  * layer and the matching engine need a lot size, a tick size and a kind for every instrument.
- * Defaults: NSE cash equity, lot 1, tick 5 paise. An id that looks like an NSE option or future
- * trading symbol (`NIFTY21FEB15000CE`, `BANKNIFTY24JANFUT`) becomes an F&O contract, with the lot
- * size read from the file when it had one, else the `lotSize` default, else for an index the lot
- * its contracts of that expiry month had (config/market-rules/lot-sizes.yaml): a 2024 NIFTY
- * contract trades in lots of 25 or 50, not today's. A scrip code with a known instrument (from the
- * adapter's master) should be passed in `known` instead.
+ * Defaults: NSE cash equity, lot 1, tick 5 paise. An id that looks like a monthly option or future
+ * trading symbol (`NIFTY21FEB15000CE`, `BANKNIFTY24JANFUT`, `SENSEX26DEC85000CE`) becomes an F&O
+ * contract of its index's exchange (SENSEX and BANKEX: BSE, the BFO segment) or, for any other
+ * underlying, an NSE stock contract. Its lot size is the file's when it had one, else the `lotSize`
+ * default (`--lot`), else for an index the lot its contracts of that expiry month had
+ * (config/market-rules/lot-sizes.yaml): a 2024 NIFTY contract trades in lots of 25 or 50, not
+ * today's. A stock contract has no such record (NSE revises stock lots often and per stock), so
+ * without a lot from the file or `--lot` it is refused rather than traded in lots of 1. A scrip
+ * code with a known instrument (from the adapter's master) should be passed in `known` instead; an
+ * F&O scrip code (`NFO_43219`) without one is refused for the same reason.
  */
 import { ConfigError } from '../../src/core/errors.js';
 import type { Instrument, InstrumentKind, InstrumentLookup } from '../../src/core/instruments.js';
-import { InstrumentTable, parseScripCode } from '../../src/core/instruments.js';
+import { indexDerivativeExchange, InstrumentTable, parseScripCode } from '../../src/core/instruments.js';
 import type { Paise } from '../../src/core/money.js';
 import type { CandleSeries } from './candle-series.js';
 import { indexLotSize } from '../../src/risk/rules/lot-sizes.js';
@@ -20,7 +24,6 @@ export interface InstrumentDefaults {
   readonly tickSize?: Paise;
 }
 
-const INDEX_NAMES = new Set(['NIFTY', 'BANKNIFTY', 'FINNIFTY', 'MIDCPNIFTY', 'SENSEX', 'BANKEX', 'NIFTYNXT50', 'SENSEX50']);
 const DERIVATIVE = /^([A-Z0-9&-]+?)(\d{2})(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)(?:(\d+(?:\.\d+)?)(CE|PE)|FUT)$/;
 const MONTH = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
 
@@ -32,13 +35,20 @@ export function instrumentForSeries(s: CandleSeries, d: InstrumentDefaults = {})
   const scrip = parseScripCode(id);
   if (m) {
     const [, base = '', yy = '', mon = '', strike, optType] = m;
-    const kind: InstrumentKind = INDEX_NAMES.has(base) ? (optType ? 'OPTIDX' : 'FUTIDX') : optType ? 'OPTSTK' : 'FUTSTK';
+    const indexExchange = indexDerivativeExchange(base);
+    const kind: InstrumentKind = indexExchange ? (optType ? 'OPTIDX' : 'FUTIDX') : optType ? 'OPTSTK' : 'FUTSTK';
     const month = String(MONTH.indexOf(mon) + 1).padStart(2, '0');
     // The symbol names the month, not the day: the lot of a contract expiring at the month's end.
-    const lotSize = s.lotSize ?? d.lotSize ?? indexLotSize(base, `20${yy}-${month}-31`) ?? 1;
+    const lotSize = s.lotSize ?? d.lotSize ?? indexLotSize(base, `20${yy}-${month}-31`);
+    if (lotSize === undefined) {
+      throw new ConfigError(
+        `${id}: the lot size of this ${kind === 'FUTSTK' ? 'stock future' : kind === 'OPTSTK' ? 'stock option' : 'contract'} is not in the data; give --lot N, the lot ${base} contracts of ${mon} 20${yy} traded in (NSE's F&O contract file of that month), or a lot column in the file`,
+        { instrument: id },
+      );
+    }
     return {
       id,
-      exchange: 'NSE',
+      exchange: indexExchange ?? 'NSE',
       segment: 'FNO',
       securityId: id,
       kind,
@@ -51,6 +61,14 @@ export function instrumentForSeries(s: CandleSeries, d: InstrumentDefaults = {})
       ...(strike !== undefined ? { strike: Math.round(Number(strike) * 100) } : {}),
       ...(optType === 'CE' || optType === 'PE' ? { optionType: optType } : {}),
     };
+  }
+  if (scrip?.segment === 'FNO') {
+    // Its lot, kind and expiry are in the instrument master, not in the candles: lots of 1 as a
+    // cash instrument would trade quantities the exchange refuses.
+    throw new ConfigError(
+      `${id}: an F&O contract named by its scrip code, whose lot size, kind and expiry the data does not give; backtest it with --symbol ${id} (they come from the broker's instrument master of the day) or name the series by its trading symbol (e.g. RELIANCE26DECFUT, with --lot)`,
+      { instrument: id },
+    );
   }
   return {
     id,

@@ -149,6 +149,11 @@ function readRow(get: (c: MasterColumn) => string, source: MasterSource): RowRes
   if (!Number.isFinite(lotSize) || lotSize < 0 || !Number.isInteger(lotSize)) {
     return { error: `LOT_UNITS: expected a whole number, got ${JSON.stringify(lotText)}` };
   }
+  // A futures or options contract without its lot would trade in lots of 1, which the exchange
+  // refuses: the row is reported, not guessed at (cash rows may leave it blank: lot 1).
+  if ((kind === 'FUTIDX' || kind === 'FUTSTK' || kind === 'OPTIDX' || kind === 'OPTSTK') && !(lotSize > 0 && lotText !== '')) {
+    return { error: `LOT_UNITS: an ${kind} contract needs its lot size, got ${JSON.stringify(lotText)}` };
+  }
 
   const tickText = get('TICK_SIZE');
   let tickSize = DEFAULT_TICK;

@@ -57,6 +57,27 @@ export function scripCode(exchange: Exchange, segment: Segment, securityId: stri
   return `${scripPrefix(exchange, segment)}_${securityId}`;
 }
 
+/**
+ * The indices with derivatives, by the exchange that lists them: a contract named by trading symbol
+ * alone (a CSV series, an expired contract) is an index contract when its underlying is one of
+ * these, and trades on that exchange's F&O segment (NFO or BFO); any other underlying is a stock.
+ */
+export const INDEX_DERIVATIVE_EXCHANGE: Readonly<Record<string, Exchange>> = {
+  NIFTY: 'NSE',
+  BANKNIFTY: 'NSE',
+  FINNIFTY: 'NSE',
+  MIDCPNIFTY: 'NSE',
+  NIFTYNXT50: 'NSE',
+  SENSEX: 'BSE',
+  BANKEX: 'BSE',
+  SENSEX50: 'BSE',
+};
+
+/** The exchange listing derivatives on the index `underlying`; undefined for a stock. */
+export function indexDerivativeExchange(underlying: string): Exchange | undefined {
+  return Object.hasOwn(INDEX_DERIVATIVE_EXCHANGE, underlying) ? INDEX_DERIVATIVE_EXCHANGE[underlying] : undefined;
+}
+
 export interface ParsedScrip {
   readonly prefix: ScripPrefix;
   readonly securityId: string;

@@ -26,6 +26,7 @@ import { Daemon, type DaemonMode } from './daemon.js';
 import type { Engine } from '../engine/engine.js';
 import type { LatencySink } from './observers.js';
 import { paceClock, type Pacer } from './pacer.js';
+import { stockFreezeDir, useStockFreezeDir } from '../risk/rules/stock-freeze.js';
 
 export interface LaunchOptions {
   readonly config: DaemonConfig;
@@ -80,6 +81,9 @@ export async function launchDaemon(o: LaunchOptions): Promise<Launched> {
   const c = o.config;
   // Every strategy and its params, checked before a simulator, a store or a login is touched.
   await checkStrategyEntries(c.strategies, { lookup, baseDir: dirname(resolve(o.file)), source: o.file, known: strategyNames, lineOf: (path) => configLineOf(o.file, path) });
+  // NSE's stock F&O freeze limits the user imported (tarang rules import-freeze) sit in the state
+  // folder; the daemon's may not be the default one. Risk, execution and an embedded simulator read them.
+  useStockFreezeDir(stockFreezeDir(c.stateDir));
   let clock: Clock;
   let brokerInput: BrokerConfigInput;
   let simulator: RunningSimulator | undefined;

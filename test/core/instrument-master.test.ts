@@ -55,6 +55,8 @@ describe('instrument master parser (spec 2.3)', () => {
       row({ EXCH: 'NSE', SEGMENT: 'D', SECURITY_ID: '3', INSTRUMENT_NAME: 'FUTSTK', TRADING_SYMBOL: 'Z', LOT_UNITS: '1', EXPIRY_DATE: 'soon', TICK_SIZE: '0.05' }),
       row({ EXCH: 'NSE', SEGMENT: 'E', SECURITY_ID: 'abc', TRADING_SYMBOL: 'W', TICK_SIZE: '0.05' }),
       row({ EXCH: 'NSE', SEGMENT: 'E', SECURITY_ID: '4', TRADING_SYMBOL: 'V', LOT_UNITS: '1.5', TICK_SIZE: '0.05' }),
+      row({ EXCH: 'NSE', SEGMENT: 'D', SECURITY_ID: '5', INSTRUMENT_NAME: 'FUTSTK', TRADING_SYMBOL: 'RELIANCE26DECFUT', LOT_UNITS: '', EXPIRY_DATE: '2026-12-29', TICK_SIZE: '0.10', SYMBOL_NAME: 'RELIANCE' }),
+      row({ EXCH: 'NSE', SEGMENT: 'D', SECURITY_ID: '6', INSTRUMENT_NAME: 'OPTSTK', TRADING_SYMBOL: 'INFY26DEC1500CE', LOT_UNITS: '0', EXPIRY_DATE: '2026-12-29', STRIKE_PRICE: '1500', OPTION_TYPE: 'CE', TICK_SIZE: '0.05', SYMBOL_NAME: 'INFY' }),
     ].join('\n');
     const { instruments, errors } = parseInstrumentMaster(broken, 'equity', { sourceName: 'equity.csv' });
     expect(instruments.map((i) => i.id)).toEqual(['NSE_2885']);
@@ -65,6 +67,9 @@ describe('instrument master parser (spec 2.3)', () => {
       { line: 6, message: 'EXPIRY_DATE: expected a date for a FUTSTK contract, got "soon"' },
       { line: 7, message: 'SECURITY_ID: expected a numeric id, got "abc"' },
       { line: 8, message: 'LOT_UNITS: expected a whole number, got "1.5"' },
+      // A stock future or option without its lot is not traded in lots of 1.
+      { line: 9, message: 'LOT_UNITS: an FUTSTK contract needs its lot size, got ""' },
+      { line: 10, message: 'LOT_UNITS: an OPTSTK contract needs its lot size, got "0"' },
     ]);
   });
 

@@ -9,7 +9,7 @@ import { isInterval, type Interval } from '../../core/candles.js';
 import { ConfigError } from '../../core/errors.js';
 import { parsePaise, formatInr } from '../../core/money.js';
 import { rupeesToPaise } from '../../core/rupee-amount.js';
-import { InstrumentTable } from '../../core/instruments.js';
+import { InstrumentTable, parseScripCode } from '../../core/instruments.js';
 import type { WallClock } from '../../core/clock.js';
 import { resolveStrategy } from '../../strategies/strategy-file.js';
 import type { StrategyDefinition } from '../../strategies/strategy.js';
@@ -18,6 +18,7 @@ import { OptionDataFeed, withOptionData } from '../../strategies/options/option-
 import { isOptionStrategy } from '../../strategies/options/option-data.js';
 import type { ExpiredContractRow } from '../../strategies/options/chain-from-candles.js';
 import type { BrokerClient } from '../../adapters/broker/client.js';
+import type { Broker } from '../../adapters/broker/broker.js';
 import { backtest } from '../../../backtest/backtest.js';
 import { chargeModel } from '../../../backtest/charges/charge-preset.js';
 import type { CandleSeries } from '../../../backtest/data/candle-series.js';
@@ -46,7 +47,7 @@ export interface BacktestFlags extends CsvFlags, SweepFlags {
   expired?: string[];
   expiredExpiry?: string;
   strikes: string;
-  segment: 'NFO' | 'BFO';
+  segment?: 'NFO' | 'BFO';
   from?: string;
   to?: string;
   tick?: string;
@@ -171,7 +172,7 @@ async function loadData(f: BacktestFlags, rawParams: Readonly<Record<string, unk
   const { createBroker } = await import('../../adapters/broker/broker.js');
   const { downloadCatalog } = await import('./backtest-catalog.js');
   const { loadBrokerCandles } = await import('../../../backtest/data/broker-source.js');
-  const { resolveExpiredContracts } = await import('../../../backtest/data/expired-contracts.js');
+  const { resolveExpiredContracts, derivativeSegment } = await import('../../../backtest/data/expired-contracts.js');
   const { defaultStateDir } = await import('../../core/state-dir.js');
   const { WallClock } = await import('../../core/clock.js');
   const { createCliLogger } = await import('../../core/cli-log.js');
@@ -196,7 +197,7 @@ async function loadData(f: BacktestFlags, rawParams: Readonly<Record<string, unk
         from,
         to,
         strikes: wholeNumber('strikes', f.strikes, 1),
-        segment: f.segment,
+        segment: f.segment ?? derivativeSegment(underlying),
         ...(f.cache ? { catalog: downloadCatalog(f.catalog) } : {}),
         session: f.session,
         onProgress: (_code, d, t) => bar.update(d, t),
@@ -204,13 +205,16 @@ async function loadData(f: BacktestFlags, rawParams: Readonly<Record<string, unk
       return { series: chain.series, sources: chain.sources, known: new InstrumentTable(chain.instruments), options: { contracts: chain.contracts, underlying, underlyingInstrument } };
     }
     // Expired contracts: their lot size, strike and expiry come from the expired-contract search.
-    const known = f.expired?.length ? new InstrumentTable(await resolveExpiredContracts(broker.client, f.expired, f.segment)) : undefined;
+    // Current F&O contracts by scrip code: from the F&O instrument master of the day.
+    const known = f.expired?.length
+      ? new InstrumentTable(await resolveExpiredContracts(broker.client, f.expired, f.segment))
+      : await fnoContractsByCode(broker, clock, f.symbol ?? []);
     const r = await loadBrokerCandles(broker.client, clock, {
       codes: (f.expired?.length ? f.expired : f.symbol) ?? [],
       interval: f.interval as Interval,
       from,
       to,
-      ...(f.expired?.length ? { expired: true } : {}),
+      ...(f.expired?.length ? { expired: true, segmentOf: (code: string) => (known?.get(code)?.exchange === 'BSE' ? 'BFO' : 'NFO') } : {}),
       ...(f.cache ? { catalog: downloadCatalog(f.catalog) } : {}),
       session: f.session,
       onProgress: (_code, d, t) => bar.update(d, t),
@@ -220,6 +224,23 @@ async function loadData(f: BacktestFlags, rawParams: Readonly<Record<string, unk
     bar.stop();
     await broker.close();
   }
+}
+
+/**
+ * The F&O contracts among `codes` (`NFO_43219`, `BFO_...`) as the F&O instrument master of the day
+ * lists them: lot size (LOT_UNITS), kind, expiry and strike. Without this a contract named only by
+ * its scrip code would be traded as a cash instrument in lots of 1. Undefined when no code is F&O.
+ */
+async function fnoContractsByCode(broker: Broker, clock: WallClock, codes: readonly string[]): Promise<InstrumentTable | undefined> {
+  const fno = codes.filter((c) => parseScripCode(c)?.segment === 'FNO');
+  if (fno.length === 0) return undefined;
+  const { loadInstrumentMaster } = await import('../../adapters/broker/helpers/instrument-master.js');
+  const { cacheDirOf } = await import('../../adapters/broker/cli-support.js');
+  const m = await loadInstrumentMaster(broker.client, clock, 'fno', cacheDirOf(broker));
+  const byId = new Map(m.instruments.map((i) => [i.id, i]));
+  const missing = fno.filter((c) => !byId.has(c));
+  if (missing.length) throw flagError('symbol', `${missing.join(', ')}: not in today's F&O instrument master (an expired contract? give it by trading symbol with --expired)`);
+  return new InstrumentTable(fno.map((c) => byId.get(c)!));
 }
 
 /** Scrip code of an index underlying (`NIFTY` -> `NIDX_13`) from the index instrument master. */

@@ -18,6 +18,7 @@ import { register as instruments } from './instruments.js';
 import { register as contracts } from './contracts.js';
 import { register as candles } from './candles.js';
 import { register as data } from './data.js';
+import { register as rules } from './rules.js';
 import { register as token } from './token.js';
 import { register as worker } from './worker.js';
 
@@ -38,5 +39,6 @@ export function registerCommands(program: Command): void {
   contracts(program);
   candles(program);
   data(program);
+  rules(program);
   token(program);
 }

@@ -28,6 +28,8 @@ export interface CandleRangeOptions {
   readonly onProgress?: (done: number, total: number) => void;
   /** Expired contracts are addressed by trading symbol (4.9). */
   readonly expired?: boolean;
+  /** The segment of an expired contract (4.9; default NFO): BFO for BSE's (SENSEX, BANKEX). */
+  readonly segment?: 'NFO' | 'BFO';
 }
 
 export interface CandleRangeResult {
@@ -88,7 +90,7 @@ export async function fetchCandleRange(client: BrokerClient, clock: Clock, o: Ca
       cacheHits++;
     } else {
       calls++;
-      const data = o.expired ? await client.historicalExpired(o.interval, [o.code], w[0], w[1]) : await client.historical(o.interval, [o.code], w[0], w[1]);
+      const data = o.expired ? await client.historicalExpired(o.interval, [o.code], w[0], w[1], o.segment) : await client.historical(o.interval, [o.code], w[0], w[1]);
       candles = data[o.code] ?? Object.values(data)[0] ?? [];
       // Only a window that is over is kept: the current one still grows.
       if (o.catalog && w[1] <= now) await toCatalog(o.catalog, o.code, o.interval, w, candles, o.expired ? 'broker expired' : 'broker');
