@@ -451,7 +451,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   const ids = series.map((s) => s.instrument);
   const segments = [...new Set(ids.map((id) => input.instruments.get(id)).flatMap((i) => (i ? [squareOffSegment(i)] : [])))].filter((x): x is SquareOffSegment => x !== undefined);
   const total = order ? order.length : first.length;
-  const recorder = new EquityRecorder(total / Math.max(1, series.length) + 16);
+  // One series: a sample per candle, at its close (the recorder shares the series' times).
+  const recorder = new EquityRecorder(total / Math.max(1, series.length) + 16, series.length === 1 ? first.ts : undefined);
   const every = input.progressEvery ?? 100_000;
 
   await engine.start();
