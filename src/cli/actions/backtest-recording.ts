@@ -68,7 +68,7 @@ export async function backtestRecording(args: FromRecordingArgs): Promise<void> 
   });
   process.stderr.write(`${a.file}: ${out.ticks.toLocaleString('en-IN')} ticks of ${ids.length} instrument(s) from a ${h.mode} session, replayed in ${(out.run.replayMs / 1000).toFixed(2)} s; starting cash ${formatInr(cash)}${a.cashGiven ? '' : ' (the session\'s funds at start)'}\n`);
   for (const n of notes) process.stderr.write(`note: ${n}\n`);
-  const doc = buildJsonReport(out.report);
+  const doc = buildJsonReport(out.report, { lazyRows: true });
   doc['source'] = { recording: a.file, mode: h.mode, ticks: out.ticks };
   if (out.byInstrument.length > 1) printByInstrument(out.byInstrument);
   printMetrics(doc, out.metrics);

@@ -81,7 +81,7 @@ export async function runStrategiesFile(o: StrategiesFileRun): Promise<void> {
     onProgress: (d, t) => bar.update(d, t),
   });
   bar.stop();
-  const doc = buildJsonReport(out.report);
+  const doc = buildJsonReport(out.report, { lazyRows: true });
   const report = { ...out.report, fills: attributeFills(out.report.fills) };
   const rows = strategyRows(instances.map((i) => i.id), byStrategy(report.trades, report.fills, first.id));
   const strategyOf = new Map(instances.map((i) => [i.id, i.definition.name]));

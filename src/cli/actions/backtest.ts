@@ -375,7 +375,7 @@ export async function runBacktest(f: BacktestFlags, cmd: Command): Promise<void>
   const bar = progressBar(f.progress && series.reduce((a, s) => a + s.length, 0) >= 200_000, 'backtest');
   const out = await backtest({ definition, params, series, instruments, charges: f.charges, sources, ...settings, command: commandLine(cmd), ...(instances ? { instances } : {}), onProgress: (d, t) => bar.update(d, t) });
   bar.stop();
-  const doc = buildJsonReport(out.report);
+  const doc = buildJsonReport(out.report, { lazyRows: true });
   if (out.byInstrument.length > 1) {
     doc['by_instrument'] = out.byInstrument.map((r) => ({ instrument: r.instrument, fills: r.fills, trades: r.trades, wins: r.wins, net_pnl: r.netPnl / 100, charges: r.charges / 100, open_qty: r.openQty }));
     printByInstrument(out.byInstrument);

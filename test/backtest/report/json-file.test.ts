@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { jsonText } from '../../../backtest/report/backtest-result.js';
-import { writeJsonFile } from '../../../backtest/report/json-file.js';
+import { JsonRows, writeJsonFile } from '../../../backtest/report/json-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tarang-json-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -37,6 +37,15 @@ describe('writeJsonFile', () => {
   it('writes an array holding dates (toJSON) whole, as jsonText does', () => {
     const doc = { at: Array.from({ length: 4_500 }, (_, i) => new Date(Date.UTC(2024, 0, 1) + i * 60_000)) };
     expect(written(doc)).toBe(jsonText(doc));
+  });
+
+  it('writes rows made from their source (JsonRows) as jsonText writes the whole array', () => {
+    const source = Array.from({ length: 1_000 }, (_, i) => i);
+    const row = (i: number): Record<string, unknown> => ({ i, half: i / 2, tag: `t${i}`, skip: undefined });
+    const lazy = { a: 1, rows: new JsonRows(source, row), none: new JsonRows([], row), b: [1] };
+    const eager = { a: 1, rows: source.map(row), none: [], b: [1] };
+    expect(jsonText(lazy)).toBe(jsonText(eager));
+    expect(written(lazy)).toBe(jsonText(eager));
   });
 
   it('writes an empty document and one whose members are all left out as {}', () => {
