@@ -138,7 +138,9 @@ function sessionCloseOf(ts: number): number {
 
 interface ReplayParts {
   readonly series: readonly CandleSeries[];
-  readonly order: MergedOrder;
+  /** The merged time line of several series; undefined for one series (candle i is step i). */
+  readonly order: MergedOrder | undefined;
+  readonly total: number;
   readonly firstStart: number;
   readonly clock: VirtualClock;
   readonly matching: MatchingEngine;
@@ -151,19 +153,116 @@ interface ReplayParts {
   readonly segments: readonly SquareOffSegment[];
   readonly onProgress: ((done: number, total: number) => void) | undefined;
   readonly every: number;
+  /** One mutable input reused for every candle played: the driver reads it and keeps nothing. */
+  readonly played: { -readonly [K in keyof CandleInput]-?: CandleInput[K] };
+}
+
+const NO_STEPS = new Uint32Array(0);
+
+/** Close time of step `k` of the time line. */
+function tsAt(p: ReplayParts, k: number): number {
+  const o = p.order;
+  return o === undefined ? p.series[0]!.ts[k]! : p.series[o.series[k]!]!.ts[o.index[k]!]!;
+}
+
+/** End of the group of steps closing at `T` that starts at `i` (candles of several instruments closing together). */
+function groupEnd(p: ReplayParts, i: number, T: number): number {
+  let j = i + 1;
+  while (j < p.total && tsAt(p, j) === T) j++;
+  return j;
+}
+
+/** Step 2 for one candle: its price path through the matching engine. */
+function playCandle(p: ReplayParts, s: CandleSeries, c: number, start: number, T: number): void {
+  const played = p.played;
+  played.instrument = s.instrument;
+  played.start = start;
+  played.ts = T;
+  played.open = s.open[c]!;
+  played.high = s.high[c]!;
+  played.low = s.low[c]!;
+  played.close = s.close[c]!;
+  played.volume = s.volume[c]!;
+  p.driver.playCandle(played);
+}
+
+/** Steps 4 and 5 for the group [i, j) closing at `T`: strategies see the candles, then the equity is sampled. */
+function publishGroup(p: ReplayParts, i: number, j: number, T: number): void {
+  const { clock, engine } = p;
+  if (T > clock.now()) clock.advanceTo(T);
+  const one = p.order === undefined ? p.series[0] : undefined;
+  const seriesOf = p.order?.series ?? NO_STEPS;
+  const indexOf = p.order?.index ?? NO_STEPS;
+  for (let g = i; g < j; g++) {
+    const s = one ?? p.series[seriesOf[g]!]!;
+    const c = one ? g : indexOf[g]!;
+    // Two literal shapes (with and without OI) keep the event objects monomorphic; their fields
+    // stay tagged (TAGGED_CANDLE_FIELDS).
+    const ev: CandleEvent = s.oi
+      ? { type: 'candle', ts: T, instrument: s.instrument, interval: s.interval, start: s.start[c]!, open: s.open[c]!, high: s.high[c]!, low: s.low[c]!, close: s.close[c]!, volume: s.volume[c]!, oi: s.oi[c]! }
+      : { type: 'candle', ts: T, instrument: s.instrument, interval: s.interval, start: s.start[c]!, open: s.open[c]!, high: s.high[c]!, low: s.low[c]!, close: s.close[c]!, volume: s.volume[c]! };
+    engine.publishCandle(ev);
+  }
+  const account = p.matching.account;
+  let exposed = false;
+  if (account.openPositions() > 0) {
+    const ids = p.ids;
+    for (let k = 0; k < ids.length && !exposed; k++) exposed = account.netQty(ids[k]!) !== 0;
+  }
+  p.recorder.record(T, account.equity(), exposed);
+}
+
+/**
+ * The common stretch of an intraday session, steps 2, 4 and 5 only: from step `i`, every group
+ * whose candles all start within the session's day [dayStart, dayEnd), that closes before `stopT`
+ * (the next square-off or the close, while the session is open) and that ends before step
+ * `stopAt` (the next progress report). Returns the first step it did not play. Nothing rare
+ * happens here (the rest of replay() does it, one group at a time), so V8 optimises this loop
+ * once and never meets code in it that has not run yet (which cost several recompiles of the
+ * whole loop when it was one function).
+ */
+function playStretch(p: ReplayParts, i: number, stopT: number, dayStart: number, dayEnd: number, stopAt: number): number {
+  const { clock, total } = p;
+  const one = p.order === undefined ? p.series[0] : undefined;
+  const seriesOf = p.order?.series ?? NO_STEPS;
+  const indexOf = p.order?.index ?? NO_STEPS;
+  while (i < total) {
+    const T = tsAt(p, i);
+    if (T >= stopT) break;
+    const j = one ? (i + 1 < total && one.ts[i + 1]! === T ? groupEnd(p, i, T) : i + 1) : groupEnd(p, i, T);
+    if (j >= stopAt) break;
+    let sameDay = true;
+    for (let g = i; g < j && sameDay; g++) {
+      const start = one ? one.start[g]! : p.series[seriesOf[g]!]!.start[indexOf[g]!]!;
+      sameDay = start >= dayStart && start < dayEnd;
+    }
+    if (!sameDay) break;
+    for (let g = i; g < j; g++) {
+      const s = one ?? p.series[seriesOf[g]!]!;
+      const c = one ? g : indexOf[g]!;
+      const start = s.start[c]!;
+      if (start > clock.now()) clock.advanceTo(start);
+      playCandle(p, s, c, start, T);
+    }
+    publishGroup(p, i, j, T);
+    i = j;
+  }
+  return i;
 }
 
 /**
  * The replay loop (steps 1-5 of the file comment); returns the last close time. A plain function
  * of its own, apart from the async set-up around it, so that V8 compiles the hot loop early and
- * small (a cold run is what the CLI and the bench pay).
+ * small (a cold run is what the CLI and the bench pay). The hot loop itself is playStretch; this
+ * one takes the groups where something happens (a new day, a square-off, the close, a progress
+ * report, daily candles).
  */
 function replay(p: ReplayParts): number {
-  const { series, order, firstStart, clock, matching, driver, engine, recorder, ids, intraday, segments, onProgress, every } = p;
-  const total = order.length;
-  let sessionDay = -1;
+  const { series, total, firstStart, clock, matching, intraday, segments, onProgress, every } = p;
   let sessionOpen = false;
-  // 15:30 IST of the session's day, recomputed only when the day changes.
+  // The session's IST day [dayStart, dayEnd) and its 15:30 close, recomputed only when the day changes.
+  let dayStart = Infinity;
+  let dayEnd = -Infinity;
   let closeAt = Infinity;
   let lastT = firstStart;
   // The day's square-offs still to come, in time order (step 3).
@@ -174,25 +273,28 @@ function replay(p: ReplayParts): number {
     squareOffs = [];
     nextSquareOff = Infinity;
   };
-  const account = matching.account;
-  const played: { -readonly [K in keyof CandleInput]-?: CandleInput[K] } = { instrument: '', start: 0, ts: 0, open: 0, high: 0, low: 0, close: 0, volume: 0 };
-  const seriesOf = order.series;
-  const indexOf = order.index;
+  const seriesOf = p.order?.series ?? NO_STEPS;
+  const indexOf = p.order?.index ?? NO_STEPS;
+  const one = p.order === undefined ? series[0] : undefined;
   let nextProgress = onProgress ? every : Infinity;
   let i = 0;
   while (i < total) {
-    const T = series[seriesOf[i]!]!.ts[indexOf[i]!]!;
-    // The group of candles closing at T is the run [i, j) of the merged order.
-    let j = i + 1;
-    while (j < total && series[seriesOf[j]!]!.ts[indexOf[j]!]! === T) j++;
+    if (intraday) {
+      const from = i;
+      i = playStretch(p, i, sessionOpen ? Math.min(nextSquareOff, closeAt) : Infinity, dayStart, dayEnd, nextProgress);
+      if (i > from) lastT = tsAt(p, i - 1);
+      if (i >= total) break;
+    }
+    const T = tsAt(p, i);
+    // The group of candles closing at T is the run [i, j) of the time line.
+    const j = groupEnd(p, i, T);
 
     // 1-2. Sessions, then the group's price paths through the matching engine.
     for (let g = i; g < j; g++) {
-      const s = series[seriesOf[g]!]!;
-      const c = indexOf[g]!;
+      const s = one ?? series[seriesOf[g]!]!;
+      const c = one ? g : indexOf[g]!;
       const start = s.start[c]!;
-      const day = Math.floor((start + IST_OFFSET_MS) / DAY_MS);
-      if (day !== sessionDay) {
+      if (!(start >= dayStart && start < dayEnd)) {
         if (sessionOpen && intraday) {
           squareOffRest(lastT);
           matching.expireSession(lastT);
@@ -200,7 +302,8 @@ function replay(p: ReplayParts): number {
         if (start > clock.now()) clock.advanceTo(start);
         matching.openSession(start);
         sessionOpen = true;
-        sessionDay = day;
+        dayStart = Math.floor((start + IST_OFFSET_MS) / DAY_MS) * DAY_MS - IST_OFFSET_MS;
+        dayEnd = dayStart + DAY_MS;
         closeAt = sessionCloseOf(start);
         if (intraday) {
           const open = closeAt - (SESSION_CLOSE_MINUTE - SESSION_OPEN_MINUTE) * MINUTE_MS;
@@ -209,16 +312,7 @@ function replay(p: ReplayParts): number {
           nextSquareOff = squareOffs.length > 0 ? squareOffs[0]!.at : Infinity;
         }
       } else if (start > clock.now()) clock.advanceTo(start);
-      // One mutable input reused for every candle: the driver reads it and keeps nothing.
-      played.instrument = s.instrument;
-      played.start = start;
-      played.ts = T;
-      played.open = s.open[c]!;
-      played.high = s.high[c]!;
-      played.low = s.low[c]!;
-      played.close = s.close[c]!;
-      played.volume = s.volume[c]!;
-      driver.playCandle(played);
+      playCandle(p, s, c, start, T);
     }
     // 3. The broker's square-offs due by T, then the close: DAY and IOC orders expire before
     // anyone sees the last candle.
@@ -238,24 +332,8 @@ function replay(p: ReplayParts): number {
       matching.expireSession(T);
       matching.openSession(T);
     }
-    // 4. Strategies see the candles.
-    if (T > clock.now()) clock.advanceTo(T);
-    for (let g = i; g < j; g++) {
-      const s = series[seriesOf[g]!]!;
-      const c = indexOf[g]!;
-      // Two literal shapes (with and without OI) keep the event objects monomorphic; their fields
-      // stay tagged (TAGGED_CANDLE_FIELDS).
-      const ev: CandleEvent = s.oi
-        ? { type: 'candle', ts: T, instrument: s.instrument, interval: s.interval, start: s.start[c]!, open: s.open[c]!, high: s.high[c]!, low: s.low[c]!, close: s.close[c]!, volume: s.volume[c]!, oi: s.oi[c]! }
-        : { type: 'candle', ts: T, instrument: s.instrument, interval: s.interval, start: s.start[c]!, open: s.open[c]!, high: s.high[c]!, low: s.low[c]!, close: s.close[c]!, volume: s.volume[c]! };
-      engine.publishCandle(ev);
-    }
-    // 5. Equity at the close of T.
-    let exposed = false;
-    if (account.openPositions() > 0) {
-      for (let k = 0; k < ids.length && !exposed; k++) exposed = account.netQty(ids[k]!) !== 0;
-    }
-    recorder.record(T, account.equity(), exposed);
+    // 4-5. Strategies see the candles; the equity at the close of T.
+    publishGroup(p, i, j, T);
     lastT = T;
     i = j;
     if (i >= nextProgress) {
@@ -289,9 +367,10 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   const settings = parsed.data;
   const series = input.series;
   if (series.length === 0 || series.every((s) => s.length === 0)) throw new ConfigError('backtest: no candles to replay', {});
-  const order = mergeSeries(series);
-  const first = series[order.series[0]!]!;
-  const firstStart = first.start[order.index[0]!]!;
+  // One series is its own time line (a million steps of index arrays saved).
+  const order = series.length > 1 ? mergeSeries(series) : undefined;
+  const first = order ? series[order.series[0]!]! : series[0]!;
+  const firstStart = first.start[order ? order.index[0]! : 0]!;
   const clock = new VirtualClock(firstStart - 1);
   const log = input.log ?? silentLogger();
 
@@ -371,13 +450,15 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   const intraday = series.some((s) => isIntraday(s.interval));
   const ids = series.map((s) => s.instrument);
   const segments = [...new Set(ids.map((id) => input.instruments.get(id)).flatMap((i) => (i ? [squareOffSegment(i)] : [])))].filter((x): x is SquareOffSegment => x !== undefined);
-  const total = order.length;
-  const recorder = new EquityRecorder(total / Math.max(1, series.length) + 16);
+  const total = order ? order.length : first.length;
+  // One series: a sample per candle, at its close (the recorder shares the series' times).
+  const recorder = new EquityRecorder(total / Math.max(1, series.length) + 16, series.length === 1 ? first.ts : undefined);
   const every = input.progressEvery ?? 100_000;
 
   await engine.start();
   const t0 = performance.now();
-  const lastT = replay({ series, order, firstStart, clock, matching, driver, engine, recorder, ids, intraday, segments, onProgress: input.onProgress, every });
+  const played = { instrument: '', start: 0, ts: 0, open: 0, high: 0, low: 0, close: 0, volume: 0 };
+  const lastT = replay({ series, order, total, firstStart, clock, matching, driver, engine, recorder, ids, intraday, segments, onProgress: input.onProgress, every, played });
   const replayMs = performance.now() - t0;
   await engine.stop();
   venue.close();

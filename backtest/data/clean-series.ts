@@ -132,67 +132,79 @@ function permute(a: Float64Array, idx: Uint32Array): void {
   for (let i = 0; i < idx.length; i++) a[i] = copy[idx[i]!]!;
 }
 
-export function finishSeries(b: SeriesBuilder, o: FinishOptions, drops: DropCounts, repairs: RepairCounts, notes: string[]): FinishResult {
-  let n = b.length;
-  const { start, open, high, low, close, volume, oi, line } = b;
+// finishSeries runs once per series over every row, usually in a fresh process: each of its passes
+// is a function of its own so that V8 optimises (on-stack) only the loop that is running. As one
+// function, each later loop met code that had never run, deoptimised, and had the whole function
+// compiled again (four compiles of it for one file).
 
-  // 1. Time order. Sorting is stable on (time, file line) so "first row wins" stays true.
+/** Rows whose start is earlier than a row before them. */
+function countOutOfOrder(start: Float64Array, n: number): number {
   let outOfOrder = 0;
   let max = -Infinity;
   for (let i = 0; i < n; i++) {
     if (start[i]! < max) outOfOrder++;
     else max = start[i]!;
   }
-  if (outOfOrder > 0) {
-    repairs.outOfOrder += outOfOrder;
-    const idx = new Uint32Array(n);
-    for (let i = 0; i < n; i++) idx[i] = i;
-    idx.sort((x, y) => start[x]! - start[y]! || line[x]! - line[y]!);
-    for (const a of [start, open, high, low, close, volume]) permute(a, idx);
-    if (oi) permute(oi, idx);
-    const lines = line.slice(0, n);
-    for (let i = 0; i < n; i++) line[i] = lines[idx[i]!]!;
-  }
+  return outOfOrder;
+}
 
-  // 2. Interval, and bar starts from labels.
-  const interval = o.interval ?? inferInterval(start, n, o.dateOnly, o.source);
-  const intraday = isIntraday(interval);
-  if (!intraday) for (let i = 0; i < n; i++) start[i] = bucketStart(start[i]!, interval);
-  else if (o.label === BarLabel.END) {
+/** Sorts the rows by (start, file line): stable, so "first row wins" stays true. */
+function sortRows(b: SeriesBuilder, n: number): void {
+  const { start, open, high, low, close, volume, oi, line } = b;
+  const idx = new Uint32Array(n);
+  for (let i = 0; i < n; i++) idx[i] = i;
+  idx.sort((x, y) => start[x]! - start[y]! || line[x]! - line[y]!);
+  for (const a of [start, open, high, low, close, volume]) permute(a, idx);
+  if (oi) permute(oi, idx);
+  const lines = line.slice(0, n);
+  for (let i = 0; i < n; i++) line[i] = lines[idx[i]!]!;
+}
+
+/** Bar starts from the file's labels: bucket starts for daily and longer bars, end labels moved back a bar. */
+function startsFromLabels(start: Float64Array, n: number, interval: Interval, label: BarLabel): void {
+  if (!isIntraday(interval)) for (let i = 0; i < n; i++) start[i] = bucketStart(start[i]!, interval);
+  else if (label === BarLabel.END) {
     const len = intervalMs(interval);
     for (let i = 0; i < n; i++) start[i] = start[i]! - len;
   }
+}
 
-  // 3. Stale out-of-session bars, decided per day (see SessionFilter). The series is sorted, so
-  // each day is one run: its bounds are computed once per day, not per bar.
+/**
+ * The days whose bars outside the session are dropped (see SessionFilter), with a note for each
+ * in `auto`. The series is sorted, so each day is one run: its bounds are computed once per day.
+ */
+function outOfSessionDays(b: SeriesBuilder, n: number, o: FinishOptions, notes: string[]): Map<number, true> {
+  const { start, open, high, low, close, volume } = b;
   const dropDay = new Map<number, true>();
-  if (intraday && o.session !== SessionFilter.ALL) {
-    const outside = new Map<number, { count: number; stale: number; first: number; last: number }>();
-    const day = new DayBounds();
-    for (let i = 0; i < n; i++) {
-      const s = start[i]!;
-      day.moveTo(s);
-      if (s >= day.openAt && s < day.closeAt) continue;
-      let e = outside.get(day.index);
-      if (!e) outside.set(day.index, (e = { count: 0, stale: 0, first: s, last: s }));
-      e.count++;
-      e.last = s;
-      if (open[i] === high[i] && high[i] === low[i] && low[i] === close[i] && volume[i] === 0) e.stale++;
-    }
-    for (const [d, e] of outside) {
-      const drop = o.session === SessionFilter.REGULAR || (e.count >= 2 && e.stale >= STALE_SHARE * e.count);
-      if (!drop) continue;
-      dropDay.set(d, true);
-      if (o.session === SessionFilter.AUTO) {
-        notes.push(
-          `${o.instrument} ${istDate(e.first)}: dropped ${e.count} bars outside 09:15-15:30 ` +
-            `(${hhmm(e.first)}..${hhmm(e.last)}), ${e.stale} of them flat with no volume`,
-        );
-      }
+  const outside = new Map<number, { count: number; stale: number; first: number; last: number }>();
+  const day = new DayBounds();
+  for (let i = 0; i < n; i++) {
+    const s = start[i]!;
+    day.moveTo(s);
+    if (s >= day.openAt && s < day.closeAt) continue;
+    let e = outside.get(day.index);
+    if (!e) outside.set(day.index, (e = { count: 0, stale: 0, first: s, last: s }));
+    e.count++;
+    e.last = s;
+    if (open[i] === high[i] && high[i] === low[i] && low[i] === close[i] && volume[i] === 0) e.stale++;
+  }
+  for (const [d, e] of outside) {
+    const drop = o.session === SessionFilter.REGULAR || (e.count >= 2 && e.stale >= STALE_SHARE * e.count);
+    if (!drop) continue;
+    dropDay.set(d, true);
+    if (o.session === SessionFilter.AUTO) {
+      notes.push(
+        `${o.instrument} ${istDate(e.first)}: dropped ${e.count} bars outside 09:15-15:30 ` +
+          `(${hhmm(e.first)}..${hhmm(e.last)}), ${e.stale} of them flat with no volume`,
+      );
     }
   }
+  return dropDay;
+}
 
-  // 4. One pass: window, session, duplicates, OHLC repairs; compacting in place.
+/** One pass: window, session, duplicates, OHLC repairs; compacting in place. Returns the rows kept. */
+function compactRows(b: SeriesBuilder, n: number, o: FinishOptions, dropDay: ReadonlyMap<number, true>, drops: DropCounts, repairs: RepairCounts, notes: string[]): number {
+  const { start, open, high, low, close, volume, oi, line } = b;
   const dropBounds = new DayBounds();
   let w = 0;
   for (let i = 0; i < n; i++) {
@@ -254,11 +266,15 @@ export function finishSeries(b: SeriesBuilder, o: FinishOptions, drops: DropCoun
     }
     w++;
   }
-  n = w;
+  return w;
+}
 
-  // 5. Close times (when a strategy may first see each candle), and 6. bars per session, in one
-  // pass over the day runs.
-  const ts = new Float64Array(n);
+/**
+ * Close times (when a strategy may first see each candle) into `ts`, and the bars of each session
+ * ([day index, bars]), in one pass over the day runs.
+ */
+function closeTimes(start: Float64Array, ts: Float64Array, n: number, interval: Interval): Array<[number, number]> {
+  const intraday = isIntraday(interval);
   const perDay: Array<[number, number]> = [];
   const len = intraday ? intervalMs(interval) : 0;
   const day = new DayBounds();
@@ -277,6 +293,33 @@ export function finishSeries(b: SeriesBuilder, o: FinishOptions, drops: DropCoun
     ts[i] = intraday && s >= day.openAt && s < day.closeAt - len + MINUTE_MS ? s + len : bucketEnd(s, interval);
   }
   if (n > 0) perDay.push([runDay, n - runStart]);
+  return perDay;
+}
+
+export function finishSeries(b: SeriesBuilder, o: FinishOptions, drops: DropCounts, repairs: RepairCounts, notes: string[]): FinishResult {
+  let n = b.length;
+
+  // 1. Time order. Sorting is stable on (time, file line) so "first row wins" stays true.
+  const outOfOrder = countOutOfOrder(b.start, n);
+  if (outOfOrder > 0) {
+    repairs.outOfOrder += outOfOrder;
+    sortRows(b, n);
+  }
+
+  // 2. Interval, and bar starts from labels.
+  const interval = o.interval ?? inferInterval(b.start, n, o.dateOnly, o.source);
+  const intraday = isIntraday(interval);
+  startsFromLabels(b.start, n, interval, o.label);
+
+  // 3. Stale out-of-session bars, decided per day (see SessionFilter).
+  const dropDay = intraday && o.session !== SessionFilter.ALL ? outOfSessionDays(b, n, o, notes) : new Map<number, true>();
+
+  // 4. Window, session, duplicates, OHLC repairs.
+  n = compactRows(b, n, o, dropDay, drops, repairs, notes);
+
+  // 5. Close times, and 6. bars per session.
+  const ts = new Float64Array(n);
+  const perDay = closeTimes(b.start, ts, n, interval);
   const shortSessions: string[] = [];
   if (intraday && perDay.length > 2) {
     const sorted = perDay.map(([, c]) => c).sort((x, y) => x - y);
@@ -284,6 +327,7 @@ export function finishSeries(b: SeriesBuilder, o: FinishOptions, drops: DropCoun
     for (const [d, c] of perDay) if (c < median / 2) shortSessions.push(`${istDate(d * DAY_MS - IST_OFFSET_MS + 12 * 3_600_000)} (${c} bars)`);
   }
 
+  const { start, open, high, low, close, volume, oi } = b;
   const sub = (a: Float64Array): Float64Array => a.subarray(0, n);
   const base = {
     instrument: o.instrument,

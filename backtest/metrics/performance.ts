@@ -58,10 +58,32 @@ export interface Metrics {
   readonly tradingDays: number;
 }
 
-export function drawdown(curve: EquityCurve, startingCash: Paise): DrawdownInfo {
+/** What one pass over the equity curve gives: the drawdown, the end-of-day equity and the exposed samples. */
+interface CurveScan {
+  readonly startingCash: Paise;
+  readonly length: number;
+  readonly drawdown: DrawdownInfo;
+  readonly daily: ReadonlyArray<readonly [number, number]>;
+  readonly exposed: number;
+}
+
+/**
+ * The last scan of each curve: the metrics and the report both want the end-of-day equity of the
+ * same curve, a million samples in a 1M-candle run. A frozen curve (equity-curve.ts) never
+ * changes; the length is checked too, for a recorder handed over as a curve while it still grows.
+ */
+const scans = new WeakMap<EquityCurve, CurveScan>();
+
+/**
+ * Drawdown, end-of-day equity and exposure in one pass over the samples (they were three; in a
+ * one-off run each loop also paid its own warm-up before V8 optimised it).
+ */
+function scanCurve(curve: EquityCurve, startingCash: Paise): CurveScan {
+  const cached = scans.get(curve);
+  if (cached !== undefined && cached.length === curve.length && Object.is(cached.startingCash, startingCash)) return cached;
   // Times are NaN while unknown (not undefined): a number-only local is never boxed, and this loop
   // runs once per equity sample.
-  const { equity, ts } = curve;
+  const { equity, ts, exposed } = curve;
   const n = curve.length;
   let peak = startingCash;
   let peakTs = NaN;
@@ -74,9 +96,20 @@ export function drawdown(curve: EquityCurve, startingCash: Paise): DrawdownInfo 
   let longestStart = NaN;
   let longestEnd = NaN;
   let recovered = true;
+  let exposedSamples = 0;
+  // A sample is the day's last when the next one falls on another day (the curve is in time order).
+  const daily: Array<readonly [number, number]> = [];
+  let day = n > 0 ? Math.floor((ts[0]! + IST_OFFSET_MS) / DAY_MS) : 0;
+  let nextDay = (day + 1) * DAY_MS - IST_OFFSET_MS;
   for (let i = 0; i < n; i++) {
     const e = equity[i]!;
     const t = ts[i]!;
+    exposedSamples += exposed[i]!;
+    if (t >= nextDay) {
+      daily.push([day, equity[i - 1]!]);
+      day = Math.floor((t + IST_OFFSET_MS) / DAY_MS);
+      nextDay = (day + 1) * DAY_MS - IST_OFFSET_MS;
+    }
     if (e >= peak) {
       if (underSince === underSince && t - underSince > longest) {
         longest = t - underSince;
@@ -89,7 +122,7 @@ export function drawdown(curve: EquityCurve, startingCash: Paise): DrawdownInfo 
       peakTs = t;
       continue;
     }
-    if (underSince !== underSince) underSince = peakTs === peakTs ? peakTs : n > 0 ? ts[0]! : t;
+    if (underSince !== underSince) underSince = peakTs === peakTs ? peakTs : ts[0]!;
     const amt = peak - e;
     const dd = peak > 0 ? amt / peak : 0;
     if (dd > maxDd) {
@@ -99,13 +132,14 @@ export function drawdown(curve: EquityCurve, startingCash: Paise): DrawdownInfo 
       ddTroughTs = t;
     }
   }
+  if (n > 0) daily.push([day, equity[n - 1]!]);
   if (underSince === underSince && n > 0 && ts[n - 1]! - underSince > longest) {
     longest = ts[n - 1]! - underSince;
     longestStart = underSince;
     longestEnd = ts[n - 1]!;
     recovered = false;
   }
-  return {
+  const drawdownInfo: DrawdownInfo = {
     maxDrawdown: maxDd,
     maxDrawdownAmount: maxAmt,
     ...(ddPeakTs === ddPeakTs ? { peakTs: ddPeakTs } : {}),
@@ -115,23 +149,19 @@ export function drawdown(curve: EquityCurve, startingCash: Paise): DrawdownInfo 
     ...(longestEnd === longestEnd ? { durationEndTs: longestEnd } : {}),
     recovered,
   };
+  const scan: CurveScan = { startingCash, length: n, drawdown: drawdownInfo, daily, exposed: exposedSamples };
+  scans.set(curve, scan);
+  return scan;
+}
+
+export function drawdown(curve: EquityCurve, startingCash: Paise): DrawdownInfo {
+  return scanCurve(curve, startingCash).drawdown;
 }
 
 /** End-of-day equity per IST date, in order: [dayIndex, equity]. */
-export function dailyEquity(curve: EquityCurve): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
-  const { equity, ts } = curve;
-  // A sample is the day's last when the next one falls on another day (the curve is in time order).
-  let day = curve.length > 0 ? Math.floor((ts[0]! + IST_OFFSET_MS) / DAY_MS) : 0;
-  let nextDay = (day + 1) * DAY_MS - IST_OFFSET_MS;
-  for (let i = 0; i < curve.length; i++) {
-    if (ts[i]! < nextDay) continue;
-    out.push([day, equity[i - 1]!]);
-    day = Math.floor((ts[i]! + IST_OFFSET_MS) / DAY_MS);
-    nextDay = (day + 1) * DAY_MS - IST_OFFSET_MS;
-  }
-  if (curve.length > 0) out.push([day, equity[curve.length - 1]!]);
-  return out;
+export function dailyEquity(curve: EquityCurve): ReadonlyArray<readonly [number, number]> {
+  const cached = scans.get(curve);
+  return cached !== undefined && cached.length === curve.length ? cached.daily : scanCurve(curve, 0).daily;
 }
 
 function meanStd(xs: readonly number[]): { mean: number; std: number; down: number } {
@@ -161,7 +191,8 @@ export interface MetricsInput {
 export function computeMetrics(m: MetricsInput): Metrics {
   const { curve, startingCash } = m;
   const finalEquity = curve.length > 0 ? curve.equity[curve.length - 1]! : startingCash;
-  const days = dailyEquity(curve);
+  const scan = scanCurve(curve, startingCash);
+  const days = scan.daily;
   const rets: number[] = [];
   let prev = startingCash;
   for (const [, e] of days) {
@@ -192,8 +223,7 @@ export function computeMetrics(m: MetricsInput): Metrics {
     if (best === null || t.netPnl > best) best = t.netPnl;
     if (worst === null || t.netPnl < worst) worst = t.netPnl;
   }
-  let exposed = 0;
-  for (let i = 0; i < curve.length; i++) exposed += curve.exposed[i]!;
+  const exposed = scan.exposed;
   const n = m.trades.length;
   return {
     startingCash,
@@ -202,7 +232,7 @@ export function computeMetrics(m: MetricsInput): Metrics {
     cagr,
     sharpe,
     sortino,
-    drawdown: drawdown(curve, startingCash),
+    drawdown: scan.drawdown,
     trades: n,
     winRate: n > 0 ? wins / n : null,
     profitFactor: grossLoss > 0 ? grossProfit / grossLoss : null,

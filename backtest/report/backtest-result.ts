@@ -13,6 +13,7 @@ import type { FillRecord, OpenLot, TradeRecord } from '../metrics/trades.js';
 import type { DenialSummary } from '../runner.js';
 import type { CandleSeries } from '../data/candle-series.js';
 import type { ChargeTotals } from './report-numbers.js';
+import { JsonRows } from './json-file.js';
 
 export interface RunDescription {
   readonly strategy: string;
@@ -49,7 +50,15 @@ export interface BacktestReportInput {
   readonly chargeTotals?: ChargeTotals;
 }
 
-const rupees = (p: Paise): number => Number(formatRupees(p));
+/**
+ * Paise as a number of rupees, exactly `Number(formatRupees(p))`: for a whole number of paise within
+ * 2^53 both are the double nearest to p / 100 (the division is correctly rounded, and so is the
+ * parse of the decimal text), so the division is taken without making and parsing the text.
+ */
+const rupees = (p: Paise): number => {
+  const r = Math.round(p);
+  return Math.abs(r) <= Number.MAX_SAFE_INTEGER ? (p < 0 ? -Math.abs(r) : Math.abs(r)) / 100 : Number(formatRupees(p));
+};
 const ratio = (x: number | null): number | null => (x === null || !Number.isFinite(x) ? null : Math.round(x * 1e6) / 1e6);
 
 export interface JsonFill {
@@ -102,15 +111,9 @@ export function jsonFinalEquity(m: BacktestReportInput['metrics']): number {
   return rupees(Math.round(m.finalEquity));
 }
 
-export function buildJsonReport(r: BacktestReportInput): Record<string, unknown> {
-  const m = r.metrics;
-  const days = dailyEquity(r.curve);
-  let peak = m.startingCash;
-  const equityCurve = days.map(([day, e]) => {
-    if (e > peak) peak = e;
-    return { date: istDate(day * DAY_MS - IST_OFFSET_MS + 12 * 3_600_000), equity: rupees(Math.round(e)), drawdown: ratio(peak > 0 ? (peak - e) / peak : 0) };
-  });
-  const fills: JsonFill[] = r.fills.map((f) => ({
+/** A fill as the report's JSON shows it. */
+function jsonFill(f: FillRecord): JsonFill {
+  return {
     time: formatIst(f.ts),
     instrument: f.instrument,
     side: f.side,
@@ -119,7 +122,43 @@ export function buildJsonReport(r: BacktestReportInput): Record<string, unknown>
     charges: rupees(f.charges),
     tag: f.tag,
     order_id: f.orderId,
-  }));
+  };
+}
+
+/** A round trip as the report's JSON shows it. */
+function jsonTrade(t: TradeRecord): Record<string, unknown> {
+  return {
+    instrument: t.instrument,
+    direction: t.direction,
+    qty: t.qty,
+    entry_time: formatIst(t.entryTs),
+    entry_price: rupees(t.entryPrice),
+    exit_time: formatIst(t.exitTs),
+    exit_price: rupees(t.exitPrice),
+    gross_pnl: rupees(t.grossPnl),
+    charges: rupees(t.charges),
+    net_pnl: rupees(t.netPnl),
+    exit_reason: t.exitReason,
+  };
+}
+
+export interface JsonReportOptions {
+  /**
+   * Fills and trades as JsonRows, made row by row when writeJsonFile writes the document (the CLI
+   * does); otherwise they are arrays.
+   */
+  readonly lazyRows?: boolean;
+}
+
+export function buildJsonReport(r: BacktestReportInput, options: JsonReportOptions = {}): Record<string, unknown> {
+  const m = r.metrics;
+  const days = dailyEquity(r.curve);
+  let peak = m.startingCash;
+  const equityCurve = days.map(([day, e]) => {
+    if (e > peak) peak = e;
+    return { date: istDate(day * DAY_MS - IST_OFFSET_MS + 12 * 3_600_000), equity: rupees(Math.round(e)), drawdown: ratio(peak > 0 ? (peak - e) / peak : 0) };
+  });
+  const fills = options.lazyRows ? new JsonRows(r.fills, jsonFill) : r.fills.map(jsonFill);
   return {
     report: 'tarang backtest',
     version: 1,
@@ -149,19 +188,7 @@ export function buildJsonReport(r: BacktestReportInput): Record<string, unknown>
     },
     alerts: r.alerts.map((a) => ({ time: formatIst(a.ts), code: a.code, message: a.message })),
     fills,
-    trades: r.trades.map((t) => ({
-      instrument: t.instrument,
-      direction: t.direction,
-      qty: t.qty,
-      entry_time: formatIst(t.entryTs),
-      entry_price: rupees(t.entryPrice),
-      exit_time: formatIst(t.exitTs),
-      exit_price: rupees(t.exitPrice),
-      gross_pnl: rupees(t.grossPnl),
-      charges: rupees(t.charges),
-      net_pnl: rupees(t.netPnl),
-      exit_reason: t.exitReason,
-    })),
+    trades: options.lazyRows ? new JsonRows(r.trades, jsonTrade) : r.trades.map(jsonTrade),
     open_positions: r.open.map((o) => ({
       instrument: o.instrument,
       direction: o.direction,

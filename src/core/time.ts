@@ -40,11 +40,33 @@ export function istDateTime(date: string, time: string): number {
   return istMidnight(date) + h * HOUR_MS + min * MINUTE_MS + s * 1000;
 }
 
+/** The IST day formatIst wrote last and its `YYYY-MM-DDT`: reports format many times a day. */
+let formattedDay = Number.NaN;
+let formattedDate = '';
+
+const pad2 = (n: number): string => (n < 10 ? `0${n}` : `${n}`);
+const pad3 = (n: number): string => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
+
 /** ISO 8601 with the +05:30 offset, e.g. `2024-01-02T09:15:00.000+05:30`. */
 export function formatIst(ts: number): string {
   // Plain arithmetic, like the rest of this file (IST has had one offset since 1945): luxon's
-  // zone set-up alone cost ~20 ms on first use, and reports format every fill.
-  const d = new Date(ts + IST_OFFSET_MS);
+  // zone set-up alone cost ~20 ms on first use, and reports format every fill (a 1M-candle run's
+  // report formats 36,000 times). A whole millisecond in years 1970-9999 is put together from the
+  // day's date (one Date per day) and the time of day, exactly as toISOString writes them.
+  const t = ts + IST_OFFSET_MS;
+  if (t >= 0 && t < 253_402_300_800_000 && Number.isInteger(t)) {
+    const day = Math.floor(t / DAY_MS);
+    if (day !== formattedDay) {
+      formattedDay = day;
+      formattedDate = new Date(day * DAY_MS).toISOString().slice(0, 11);
+    }
+    const ms = t - day * DAY_MS;
+    const h = Math.floor(ms / HOUR_MS);
+    const m = Math.floor((ms - h * HOUR_MS) / MINUTE_MS);
+    const sec = Math.floor((ms - h * HOUR_MS - m * MINUTE_MS) / 1000);
+    return `${formattedDate}${pad2(h)}:${pad2(m)}:${pad2(sec)}.${pad3(ms % 1000)}+05:30`;
+  }
+  const d = new Date(t);
   if (Number.isNaN(d.getTime())) return String(ts);
   return `${d.toISOString().slice(0, 23)}+05:30`;
 }

@@ -77,6 +77,8 @@ export class Engine {
   private readonly byInstrument = new Map<string, StrategyRunner[]>();
   /** instrument -> interval -> runners (nested maps: no key string built per candle). */
   private readonly bySeries = new Map<string, Map<string, StrategyRunner[]>>();
+  /** The runners of the series of the last candle (set once at construction, so never stale): a backtest's candles come series after series. */
+  private lastSeries: { instrument: string | undefined; interval: string | undefined; runners: StrategyRunner[] | undefined } = { instrument: undefined, interval: undefined, runners: undefined };
   private readonly byId = new Map<string, StrategyRunner>();
   private readonly states = new Map<string, { [key: string]: JsonValue }>();
   private readonly journal = new Map<string, JournalEntry>();
@@ -264,7 +266,13 @@ export class Engine {
   private onCandle(c: CandleEvent): void {
     this.intradayExit?.onEvent(c.ts);
     this.portfolio.mark(c.instrument, c.close, c.ts);
-    const rs = this.bySeries.get(c.instrument)?.get(c.interval);
+    const last = this.lastSeries;
+    if (c.instrument !== last.instrument || c.interval !== last.interval) {
+      last.instrument = c.instrument;
+      last.interval = c.interval;
+      last.runners = this.bySeries.get(c.instrument)?.get(c.interval);
+    }
+    const rs = last.runners;
     if (rs) for (let i = 0; i < rs.length; i++) rs[i]!.candle(c);
     this.trailing.onPrice(c.instrument, c.high, c.low, c.close);
   }

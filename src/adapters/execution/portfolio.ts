@@ -39,7 +39,11 @@ export class Portfolio {
   private readonly strategies = new Map<string, Map<string, Book>>();
   /** Account books per instrument, for per-tick unrealized updates. */
   private readonly byInstrument = new Map<string, Book[]>();
-  private readonly last = new Map<string, Paise>();
+  /** Last price per instrument, in a box each: marking a candle writes the box, not the map. */
+  private readonly last = new Map<string, { price: Paise }>();
+  /** The box of the instrument marked last: a backtest marks the same one candle after candle, with no lookup. */
+  private markedInstrument: string | undefined;
+  private markedBox: { price: Paise } = { price: 0 };
   /** Net quantity over products per instrument, account-wide and per strategy (risk asks per intent). */
   private readonly netAccount = new Map<string, number>();
   private readonly netStrategy = new Map<string, Map<string, number>>();
@@ -58,7 +62,7 @@ export class Portfolio {
   /** Books a fill (the engine calls this for each `fill` event) and publishes the position changes. */
   applyFill(f: FillEvent): void {
     this.rollDay(f.ts);
-    if (!this.last.has(f.instrument)) this.last.set(f.instrument, f.price);
+    if (!this.last.has(f.instrument)) this.last.set(f.instrument, { price: f.price });
     const acc = this.book(this.account, f.instrument, f.product, undefined);
     const realizedBefore = acc.realizedPnl;
     apply(acc, f);
@@ -142,8 +146,16 @@ export class Portfolio {
 
   /** Marks an instrument to a new price (ticks, candle closes). */
   mark(instrument: string, price: Paise, ts: number): void {
-    if (this.last.get(instrument) === price) return;
-    this.last.set(instrument, price);
+    let box: { price: Paise } | undefined;
+    if (instrument === this.markedInstrument) box = this.markedBox;
+    else {
+      box = this.last.get(instrument);
+      if (box === undefined) this.last.set(instrument, (box = { price: Number.NaN }));
+      this.markedInstrument = instrument;
+      this.markedBox = box;
+    }
+    if (box.price === price) return;
+    box.price = price;
     const books = this.byInstrument.get(instrument);
     if (!books) return;
     this.rollDay(ts);
@@ -159,7 +171,7 @@ export class Portfolio {
   }
 
   lastPrice(instrument: string): Paise | undefined {
-    return this.last.get(instrument);
+    return this.last.get(instrument)?.price;
   }
 
   /** Net quantity over products, account-wide or of one strategy. */
@@ -224,7 +236,7 @@ export class Portfolio {
         for (const b of this.strategies.get(strategyId)?.values() ?? []) p += b.realizedPnl + (this.unrealOf(b) ?? 0);
         return p;
       },
-      lastPrice: (i) => this.last.get(i),
+      lastPrice: (i) => this.last.get(i)?.price,
     };
   }
 
@@ -241,7 +253,7 @@ export class Portfolio {
 
   private unrealOf(b: Book): Paise | undefined {
     if (b.netQty === 0) return 0;
-    const px = this.last.get(b.instrument);
+    const px = this.last.get(b.instrument)?.price;
     return px === undefined ? undefined : b.netQty * px - b.openValue;
   }
 

@@ -132,6 +132,8 @@ export class TrailingStops {
 
   /** A price range seen (a tick, or a candle's high/low). */
   onPrice(instrument: string, high: Paise, low: Paise, _last: Paise): void {
+    // Every candle of a backtest comes here; most runs trail nothing.
+    if (this.byInstrument.size === 0) return;
     const list = this.byInstrument.get(instrument);
     if (!list) return;
     for (const t of list) if (t.active && !t.done) this.follow(t, high, low);

@@ -13,7 +13,8 @@ import { formatZodIssues } from '../../core/zod-issues.js';
 import { backtestFromRecording } from '../../../backtest/replay/from-recording.js';
 import type { BacktestSettings } from '../../../backtest/runner.js';
 import { buildHtmlReport } from '../../../backtest/report/html-report.js';
-import { buildJsonReport, jsonText } from '../../../backtest/report/backtest-result.js';
+import { buildJsonReport } from '../../../backtest/report/backtest-result.js';
+import { writeJsonFile } from '../../../backtest/report/json-file.js';
 import { printByInstrument, printMetrics } from './backtest-summary.js';
 
 export interface FromRecordingArgs {
@@ -67,11 +68,11 @@ export async function backtestRecording(args: FromRecordingArgs): Promise<void> 
   });
   process.stderr.write(`${a.file}: ${out.ticks.toLocaleString('en-IN')} ticks of ${ids.length} instrument(s) from a ${h.mode} session, replayed in ${(out.run.replayMs / 1000).toFixed(2)} s; starting cash ${formatInr(cash)}${a.cashGiven ? '' : ' (the session\'s funds at start)'}\n`);
   for (const n of notes) process.stderr.write(`note: ${n}\n`);
-  const doc = buildJsonReport(out.report);
+  const doc = buildJsonReport(out.report, { lazyRows: true });
   doc['source'] = { recording: a.file, mode: h.mode, ticks: out.ticks };
   if (out.byInstrument.length > 1) printByInstrument(out.byInstrument);
   printMetrics(doc, out.metrics);
-  if (a.json) writeFileSync(a.json, jsonText(doc));
+  if (a.json) writeJsonFile(a.json, doc);
   if (a.html) writeFileSync(a.html, buildHtmlReport(out.report));
   if (out.run.fills.length === 0) process.stderr.write(`note: no fills; final equity ${formatInr(cash)} is the starting cash\n`);
 }

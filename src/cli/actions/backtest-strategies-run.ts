@@ -9,7 +9,8 @@ import { formatInr } from '../../core/money.js';
 import { backtest } from '../../../backtest/backtest.js';
 import type { CandleSeries } from '../../../backtest/data/candle-series.js';
 import type { LoadSummary } from '../../../backtest/data/load-summary.js';
-import { buildJsonReport, jsonText } from '../../../backtest/report/backtest-result.js';
+import { buildJsonReport } from '../../../backtest/report/backtest-result.js';
+import { writeJsonFile } from '../../../backtest/report/json-file.js';
 import { byStrategy, type Breakdown } from '../../../backtest/report/report-numbers.js';
 import type { BacktestSettings } from '../../../backtest/runner.js';
 import type { FillRecord } from '../../../backtest/metrics/trades.js';
@@ -80,7 +81,7 @@ export async function runStrategiesFile(o: StrategiesFileRun): Promise<void> {
     onProgress: (d, t) => bar.update(d, t),
   });
   bar.stop();
-  const doc = buildJsonReport(out.report);
+  const doc = buildJsonReport(out.report, { lazyRows: true });
   const report = { ...out.report, fills: attributeFills(out.report.fills) };
   const rows = strategyRows(instances.map((i) => i.id), byStrategy(report.trades, report.fills, first.id));
   const strategyOf = new Map(instances.map((i) => [i.id, i.definition.name]));
@@ -102,6 +103,6 @@ export async function runStrategiesFile(o: StrategiesFileRun): Promise<void> {
   }
   process.stdout.write(`${strategyTableLines(rows).join('\n')}\n`);
   printMetrics(doc, out.metrics);
-  if (o.json) writeFileSync(o.json, jsonText(doc));
+  if (o.json) writeJsonFile(o.json, doc);
   if (o.html) writeFileSync(o.html, (await import('../../../backtest/report/html-report.js')).buildHtmlReport(report, { title: `Backtest: ${o.file}` }));
 }

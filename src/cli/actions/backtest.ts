@@ -26,7 +26,8 @@ import { loadCsvCandles } from '../../../backtest/data/csv-candles.js';
 import { csvFiles, csvLoadOptions, type CsvFlags } from '../commands/csv-flags.js';
 import { describeSummary, type LoadSummary } from '../../../backtest/data/load-summary.js';
 import { instrumentsForSeries } from '../../../backtest/data/series-instruments.js';
-import { buildJsonReport, jsonText } from '../../../backtest/report/backtest-result.js';
+import { buildJsonReport } from '../../../backtest/report/backtest-result.js';
+import { writeJsonFile } from '../../../backtest/report/json-file.js';
 import { scalar } from '../../../backtest/sweep/sweep-grid.js';
 import { resolveSweepAxes } from '../../../backtest/sweep/declared-axes.js';
 import { parseWalkForward } from '../../../backtest/walk-forward/windows.js';
@@ -398,13 +399,13 @@ export async function runBacktest(f: BacktestFlags, cmd: Command): Promise<void>
   const bar = progressBar(f.progress && series.reduce((a, s) => a + s.length, 0) >= 200_000, 'backtest');
   const out = await backtest({ definition, params, series, instruments, charges: f.charges, sources, ...settings, command: commandLine(cmd), ...(instances ? { instances } : {}), onProgress: (d, t) => bar.update(d, t) });
   bar.stop();
-  const doc = buildJsonReport(out.report);
+  const doc = buildJsonReport(out.report, { lazyRows: true });
   if (out.byInstrument.length > 1) {
     doc['by_instrument'] = out.byInstrument.map((r) => ({ instrument: r.instrument, fills: r.fills, trades: r.trades, wins: r.wins, net_pnl: r.netPnl / 100, charges: r.charges / 100, open_qty: r.openQty }));
     printByInstrument(out.byInstrument);
   }
   printMetrics(doc, out.metrics);
-  if (f.json) writeFileSync(f.json, jsonText(doc));
+  if (f.json) writeJsonFile(f.json, doc);
   if (f.html) writeFileSync(f.html, (await import('../../../backtest/report/html-report.js')).buildHtmlReport(out.report));
   if (out.run.fills.length === 0) process.stderr.write(`note: no fills; final equity ${formatInr(cash)} is the starting cash\n`);
 }

@@ -53,6 +53,9 @@ export interface EventBusOptions {
 
 export class EventBus {
   private readonly byType = new Map<EventType, BusListener<Event>[]>();
+  /** The handlers of the type delivered last (a backtest delivers candle after candle): no map lookup. Reset by every (un)subscription. */
+  private lastType: EventType | undefined;
+  private lastList: BusListener<Event>[] = [];
   private anyHandlers: Handler<Event>[] = [];
   private readonly queue: (Event | undefined)[] = [];
   private head = 0;
@@ -117,9 +120,11 @@ export class EventBus {
     const entry = (typeof handler === 'function' ? { onBusEvent: handler } : handler) as BusListener<Event>;
     // Copy-on-write so that (un)subscribing during a dispatch never disturbs the running loop.
     this.byType.set(type, [...list, entry]);
+    this.lastType = undefined;
     return () => {
       const cur = this.byType.get(type)!;
       this.byType.set(type, cur.filter((h) => h !== entry));
+      this.lastType = undefined;
     };
   }
 
@@ -159,7 +164,12 @@ export class EventBus {
   }
 
   private deliver(event: Event): void {
-    const list = this.byType.get(event.type)!;
+    let list = this.lastList;
+    if (event.type !== this.lastType) {
+      list = this.byType.get(event.type)!;
+      this.lastType = event.type;
+      this.lastList = list;
+    }
     for (let i = 0; i < list.length; i++) {
       try {
         list[i]!.onBusEvent(event);

@@ -78,3 +78,25 @@ describe('metrics', () => {
     expect(m.exposure).toBe(1);
   });
 });
+
+describe('equity recorder', () => {
+  it('shares the expected sample times while they hold, and keeps its own from the first that does not', () => {
+    const expected = Float64Array.from([10, 20, 30, 40]);
+    const shared = new EquityRecorder(4, expected);
+    for (const t of [10, 20, 30, 40]) shared.record(t, t * 2, t > 20);
+    const c = freeze(shared);
+    expect(c.ts.buffer).toBe(expected.buffer);
+    expect([...c.ts]).toEqual([10, 20, 30, 40]);
+    expect([...c.equity]).toEqual([20, 40, 60, 80]);
+    expect([...c.exposed]).toEqual([0, 0, 1, 1]);
+
+    // Two candles closing together are one sample: from there the times are the recorder's own.
+    const diverging = new EquityRecorder(2, expected);
+    for (const t of [10, 30, 40, 50, 60]) diverging.record(t, t, false);
+    const d = freeze(diverging);
+    expect(d.ts.buffer).not.toBe(expected.buffer);
+    expect([...d.ts]).toEqual([10, 30, 40, 50, 60]);
+    expect([...d.equity]).toEqual([10, 30, 40, 50, 60]);
+    expect([...expected]).toEqual([10, 20, 30, 40]);
+  });
+});
