@@ -7,9 +7,9 @@
  *
  * Two ways, each CSV parse and catalog read alternating round by round so load on the machine hits
  * both alike, medians of 5:
- *  - fresh processes (bench/catalog-read.child.ts): each read is the first and only one in its
- *    process, as in a backtest: cold code, fresh memory. These are the figures the target is for.
- *  - one process, after a full collection each: repeated reads, code warm.
+ *  - fresh processes (bench/catalog-read.child.mjs, on dist/ as `tarang` runs): each read is the
+ *    first and only one in its process, as in a backtest: cold code, fresh memory.
+ *  - one process (this one, under tsx), after a full collection each: repeated reads, code warm.
  * CPU time is the process's (every thread: collector and compiler threads count), user + system.
  * A floor is printed beside them: what merely touching fresh memory of the columns' size costs
  * (the kernel's page faults), which no reader of a new series avoids.
@@ -24,7 +24,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchResult } from './run.js';
-import type { ReadChildResult } from './catalog-read.child.js';
 import { CandleCatalog } from '../src/adapters/catalog/index.js';
 import { packageRoot } from '../src/core/paths.js';
 import { loadCsvCandles } from '../backtest/data/csv-candles.js';
@@ -58,11 +57,21 @@ function dirBytes(dir: string, ext: string): number {
   return n;
 }
 
-const CHILD = fileURLToPath(new URL('./catalog-read.child.ts', import.meta.url));
+const CHILD = fileURLToPath(new URL('./catalog-read.child.mjs', import.meta.url));
+
+/** What bench/catalog-read.child.mjs prints. */
+interface ReadChildResult {
+  readonly wallMs: number;
+  readonly cpuMs: number;
+  readonly minorFaults: number;
+  readonly candles: number;
+  readonly digest: string;
+  readonly duckdbLoaded: boolean | undefined;
+}
 
 function readInChild(args: readonly string[]): ReadChildResult {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', CHILD, ...args], { cwd: packageRoot(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  if (r.status !== 0) throw new Error(`catalog-read.child.ts ${args.join(' ')}: exit ${r.status}: ${r.stderr.slice(0, 800)}`);
+  const r = spawnSync(process.execPath, [CHILD, ...args], { cwd: packageRoot(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  if (r.status !== 0) throw new Error(`catalog-read.child.mjs ${args.join(' ')}: exit ${r.status}: ${r.stderr.slice(0, 800)}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as ReadChildResult;
 }
 
@@ -73,6 +82,9 @@ interface Sample {
 const sample = (): Sample => ({ wall: [], cpu: [] });
 
 export async function run(): Promise<BenchResult[]> {
+  // The fresh-process reads run the compiled JavaScript in dist/, as `tarang` does: up to date first.
+  const { ensureDist } = (await import(join(packageRoot(), 'bin', 'dist-build.js'))) as { ensureDist(root: string): Promise<{ compiled: number }> };
+  await ensureDist(packageRoot());
   const dir = mkdtempSync(join(tmpdir(), 'tarang-bench-catalog-'));
   const csv = join(dir, 'SYNTH.csv');
   const catalog = new CandleCatalog(join(dir, 'catalog'));
