@@ -6,14 +6,14 @@
  *
  * Why not apache-arrow's reader (which writes these files, and which tests hold this reader
  * against): a backtest reads a month file per month, and a catalog read of a million minute
- * candles is ~120 files in ~50 ms. Loading apache-arrow costs a process ~120 ms of CPU before the
+ * candles is ~120 files in tens of milliseconds. Loading apache-arrow costs a process ~120 ms of CPU before the
  * first file, and its generic reader, run cold, ~0.3 ms a file; this reads a file's footer and
  * batch header (a few dozen flatbuffer fields, Arrow's Footer.fbs / Message.fbs / Schema.fbs)
  * and hands back typed-array views over the caller's bytes, without copying. It is written for a
  * cold start (a backtest reads once): plain functions over one DataView, whose reads throw
  * RangeError past the end (the bounds check), no destructuring, closures or per-field maps; a
  * first version built of small helper methods cost ~0.7M instructions a file, mostly V8
- * compiling the helpers, against ~0.1M for this.
+ * compiling the helpers, against ~0.2M for this (callgrind, 123 files, cold).
  */
 
 /** A column as stored: a view over the file's bytes, valid as long as those bytes are. */

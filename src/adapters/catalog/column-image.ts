@@ -64,8 +64,7 @@ export class ColumnImageReader {
     const bytes = this.load(file);
     const image = bytes && readArrowColumns(bytes);
     if (!image || image.rows !== expect.rows) return false;
-    const m = image.metadata;
-    if (m.get('format') !== IMAGE_FORMAT || m.get('rows') !== String(expect.rows) || m.get('parquetBytes') !== String(expect.parquetBytes) || m.get('parquetMtimeMs') !== String(expect.parquetMtimeMs)) return false;
+    for (const [key, value] of imageMetadata(expect)) if (image.metadata.get(key) !== value) return false;
     const copies: Array<readonly [Float64Array, Float64Array | Int32Array]> = [];
     for (const name in targets) {
       const t = targets[name];
