@@ -52,26 +52,37 @@ export async function loadCatalogCandles(catalog: CandleCatalog, req: CatalogReq
  */
 export function summarizeSeries(s: CandleSeries): SeriesSummary {
   const n = s.length;
+  const start = s.start;
   const perDay: number[] = [];
   const days: number[] = [];
-  // The starts are sorted: each IST day is one run, found by a binary search for the next day's start.
+  // The starts are sorted: each IST day is one run. Most sessions have as many bars as the one
+  // before, so that guess is checked first (two reads); otherwise a binary search finds the next
+  // day's first bar. Cheap enough that a backtest's one cold read of a million bars does not notice.
+  let guess = 1;
   for (let i = 0; i < n; ) {
-    const d = Math.floor((s.start[i]! + IST_OFFSET_MS) / DAY_MS);
+    const d = Math.floor((start[i]! + IST_OFFSET_MS) / DAY_MS);
     const next = (d + 1) * DAY_MS - IST_OFFSET_MS;
-    let lo = i + 1;
-    let hi = n;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (s.start[mid]! < next) lo = mid + 1;
-      else hi = mid;
+    let end: number;
+    const g = i + guess;
+    if (g <= n && start[g - 1]! < next && (g === n || start[g]! >= next)) end = g;
+    else {
+      let lo = i + 1;
+      let hi = n;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (start[mid]! < next) lo = mid + 1;
+        else hi = mid;
+      }
+      end = lo;
     }
     days.push(d);
-    perDay.push(lo - i);
-    i = lo;
+    perDay.push(end - i);
+    guess = end - i;
+    i = end;
   }
   const shortSessions: string[] = [];
   if (isIntraday(s.interval) && perDay.length > 2) {
-    const sorted = [...perDay].sort((x, y) => x - y);
+    const sorted = Int32Array.from(perDay).sort(); // numeric, in native code
     const median = sorted[sorted.length >> 1]!;
     perDay.forEach((c, k) => {
       if (c < median / 2) shortSessions.push(`${istDate(days[k]! * DAY_MS - IST_OFFSET_MS + 12 * 3_600_000)} (${c} bars)`);

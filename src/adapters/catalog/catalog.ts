@@ -10,12 +10,12 @@
  * the new ones win at equal starts.
  */
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { isInterval, type Interval } from '../../core/candles.js';
 import { CatalogError } from './catalog-error.js';
 import { checkColumns, closeTimes, type CandleColumnsIn, type CatalogSeries } from './candle-columns.js';
 import { checkInstrumentId, checkInterval, columnImageFile, manifestFile, monthEnd, monthOf, monthStart, partitionFile, seriesDir } from './catalog-layout.js';
-import { readColumnImage, writeColumnImage } from './column-image.js';
+import { ColumnImageReader } from './column-image.js';
 import { DuckDbSession } from './duckdb-session.js';
 import { addCovered, emptyManifest, readManifest, writeManifest, type Manifest } from './manifest.js';
 import { readMonth, writeMonth } from './parquet-month.js';
@@ -91,6 +91,7 @@ export class CandleCatalog {
     const m = readManifest(mf) ?? emptyManifest(instrument, interval);
     const dir = seriesDir(this.dir, interval, instrument);
     mkdirSync(dir, { recursive: true });
+    const { writeColumnImage } = await import('./column-image-write.js');
     const months: string[] = [];
     let a = 0;
     while (a < cols.length) {
@@ -146,25 +147,33 @@ export class CandleCatalog {
     const months = Object.keys(m.months)
       .sort()
       .filter((mo) => monthEnd(mo) > from && monthStart(mo) < to);
-    const total = months.reduce((s, mo) => s + m.months[mo]!.rows, 0);
-    const hasOi = months.some((mo) => m.months[mo]!.hasOi);
-    // Uninitialised columns: every value is read from the images (or set from Parquet) below, so
-    // zero-filling 8 MB per column per million candles first would be wasted work.
-    const col = (): Float64Array => new Float64Array(Buffer.allocUnsafeSlow(Math.max(8, total * 8)).buffer, 0, total);
+    const entries = months.map((mo) => m.months[mo]!);
+    const total = entries.reduce((s, e) => s + e.rows, 0);
+    const hasOi = entries.some((e) => e.hasOi);
+    const columns = hasOi ? 8 : 7;
+    // The image buffer is made before the columns, large enough for the largest month: V8 answers
+    // an allocation of outside-the-heap memory that follows tens of megabytes of young ones with a
+    // scavenge and then a full mark-compact ("external memory pressure"; seen in a 1M-candle read).
+    const images = new ColumnImageReader(entries.reduce((mx, e) => Math.max(mx, e.rows), 0) * 8 * columns + 65_536);
+    // The columns are views over one uninitialised allocation: every value is read from the images
+    // (or set from Parquet) below, so zero-filling 8 MB per column per million candles first would
+    // be wasted work.
+    const memory = Buffer.allocUnsafeSlow(Math.max(8, total * 8 * columns)).buffer;
+    let next = 0;
+    const col = (): Float64Array => new Float64Array(memory, 8 * total * next++, total);
     const t = { start: col(), ts: col(), open: col(), high: col(), low: col(), close: col(), volume: col(), oi: hasOi ? col() : undefined };
+    // One folder for all months (partitionFile per month checks the id and joins paths each time).
+    const dir = seriesDir(this.dir, interval, instrument) + sep;
     let at = 0;
-    for (const mo of months) {
-      const entry = m.months[mo]!;
-      const file = partitionFile(this.dir, interval, instrument, mo);
-      let st;
-      try {
-        st = statSync(file);
-      } catch {
-        throw new CatalogError(`catalog partition ${file} is missing (the manifest lists ${entry.rows} candles of ${mo}); re-import or re-download ${instrument} ${mo}`, { file, instrument, month: mo });
-      }
+    for (let k = 0; k < months.length; k++) {
+      const mo = months[k]!;
+      const entry = entries[k]!;
+      const file = `${dir}${mo}.parquet`;
+      const st = statSync(file, { throwIfNoEntry: false });
+      if (!st) throw new CatalogError(`catalog partition ${file} is missing (the manifest lists ${entry.rows} candles of ${mo}); re-import or re-download ${instrument} ${mo}`, { file, instrument, month: mo });
       if (t.oi && !entry.hasOi) t.oi.fill(0, at, at + entry.rows);
-      const targets = { ...t, oi: entry.hasOi ? t.oi : undefined };
-      if (!readColumnImage(columnImageFile(file), { rows: entry.rows, parquetBytes: st.size, parquetMtimeMs: st.mtimeMs }, targets, at)) {
+      const targets = entry.hasOi || !t.oi ? t : { ...t, oi: undefined };
+      if (!images.read(`${dir}${mo}.arrow`, { rows: entry.rows, parquetBytes: st.size, parquetMtimeMs: st.mtimeMs }, targets, at)) {
         await this.decodeMonth(file, interval, entry.rows, targets, at);
       }
       at += entry.rows;
@@ -187,6 +196,7 @@ export class CandleCatalog {
     const src: Record<string, Float64Array | undefined> = { start: rows.start, ts, open: rows.open, high: rows.high, low: rows.low, close: rows.close, volume: rows.volume, oi: rows.oi };
     for (const [name, dst] of Object.entries(targets)) if (dst && src[name]) dst.set(src[name]!, at);
     // Rebuild the image for next time; a read-only catalog just stays on the slow path.
+    const { writeColumnImage } = await import('./column-image-write.js');
     try {
       const st = statSync(file);
       const names = [...IMAGE_COLUMNS, ...(rows.oi ? ['oi'] : [])];

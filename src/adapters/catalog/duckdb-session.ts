@@ -1,17 +1,24 @@
 /**
  * One in-memory DuckDB (`@duckdb/node-api`) per catalog: it writes the Parquet files, decodes
  * them when a month has no column image, and runs `tarang data query`. Opened on first use and
- * closed by `close()`, so commands that only read column images never load it.
+ * closed by `close()`; the module itself (a native library, ~0.2 s of CPU to load) is imported
+ * then too, so a backtest that reads only column images never loads it.
  */
-import { DuckDBInstance, type DuckDBConnection, type DuckDBResultReader } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance, DuckDBResultReader } from '@duckdb/node-api';
 import { CatalogError } from './catalog-error.js';
 
 export class DuckDbSession {
   private instance: DuckDBInstance | undefined;
   private conn: DuckDBConnection | undefined;
 
+  /** Whether DuckDB was started (a read of current column images never starts it). */
+  get opened(): boolean {
+    return this.instance !== undefined;
+  }
+
   async connection(): Promise<DuckDBConnection> {
     if (!this.conn) {
+      const { DuckDBInstance } = await import('@duckdb/node-api');
       this.instance = await DuckDBInstance.create(':memory:');
       this.conn = await this.instance.connect();
     }

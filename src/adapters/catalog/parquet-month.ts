@@ -11,7 +11,6 @@
  * appender in chunks of 2,048 doubles and are cast to BIGINT in the COPY (exact: checkColumns
  * refused anything but whole numbers below 2^53 first).
  */
-import { DOUBLE, DuckDBDataChunk } from '@duckdb/node-api';
 import { renameSync } from 'node:fs';
 import { CatalogError } from './catalog-error.js';
 import type { CandleColumnsIn } from './candle-columns.js';
@@ -38,6 +37,7 @@ export interface MonthRows {
  */
 export async function writeMonth(db: DuckDbSession, file: string, instrument: string, cols: CandleColumnsIn, from: number, to: number, mergeWith?: string): Promise<void> {
   const conn = await db.connection();
+  const { DOUBLE, DuckDBDataChunk } = await import('@duckdb/node-api');
   await db.run(`CREATE OR REPLACE TEMP TABLE stage (${STAGE_COLUMNS.map((c) => `"${c}" DOUBLE`).join(', ')})`, `staging ${file}`);
   const app = await conn.createAppender('stage');
   const arrays = [cols.start, cols.open, cols.high, cols.low, cols.close, cols.volume, cols.oi];

@@ -122,6 +122,24 @@ describe('candle catalog', () => {
     expect(readFileSync(image).equals(good)).toBe(false);
   });
 
+  it('reads current images without starting DuckDB, and starts it only for a month whose image is missing', async () => {
+    const first = istDateTime('2024-01-31', '09:15');
+    const c = candles(first, 3 * 24 * 60, 100_000); // three days: two months
+    await catalog.write('NSE_1333', '1minute', c, { source: 'test' });
+    const reader = new CandleCatalog(dir);
+    try {
+      const s = await reader.read('NSE_1333', '1minute');
+      expect([...s.close]).toEqual([...c.close]);
+      expect(reader.duckdb.opened).toBe(false);
+      unlinkSync(join(dir, '1minute', 'NSE_1333', '2024-02.arrow'));
+      expect([...(await reader.read('NSE_1333', '1minute')).close]).toEqual([...c.close]);
+      expect(reader.duckdb.opened).toBe(true);
+      expect(readdirSync(join(dir, '1minute', 'NSE_1333'))).toContain('2024-02.arrow');
+    } finally {
+      reader.close();
+    }
+  });
+
   it('refuses fractions of a paisa, unsorted starts and ids that cannot name a folder', async () => {
     const c = candles(istDateTime('2024-03-01', '09:15'), 3, 100_000);
     const bad = { ...c, close: Float64Array.from([100_000, 100_000.5, 100_001]) };
