@@ -102,6 +102,27 @@ export function jsonFinalEquity(m: BacktestReportInput['metrics']): number {
   return rupees(Math.round(m.finalEquity));
 }
 
+function jsonDenials(r: BacktestReportInput): Record<string, unknown> {
+  return {
+    count: r.denials.count,
+    by_code: r.denials.byCode,
+    first: r.denials.first.map((d) => ({ time: formatIst(d.ts), code: d.code, reason: d.reason })),
+  };
+}
+
+function jsonAlerts(r: BacktestReportInput): Array<Record<string, unknown>> {
+  return r.alerts.map((a) => ({ time: formatIst(a.ts), code: a.code, message: a.message }));
+}
+
+/**
+ * The parts of the JSON document the terminal summary prints (candles, metrics, denials, alerts),
+ * as buildJsonReport writes them, without the fills, trades and daily equity curve: what a run
+ * that writes no JSON file needs.
+ */
+export function jsonSummary(r: BacktestReportInput): Record<string, unknown> {
+  return { candles: r.candles, metrics: jsonMetrics(r.metrics), denials: jsonDenials(r), alerts: jsonAlerts(r) };
+}
+
 export function buildJsonReport(r: BacktestReportInput): Record<string, unknown> {
   const m = r.metrics;
   const days = dailyEquity(r.curve);
@@ -142,12 +163,8 @@ export function buildJsonReport(r: BacktestReportInput): Record<string, unknown>
     starting_cash: rupees(m.startingCash),
     final_equity: jsonFinalEquity(m),
     metrics: jsonMetrics(m),
-    denials: {
-      count: r.denials.count,
-      by_code: r.denials.byCode,
-      first: r.denials.first.map((d) => ({ time: formatIst(d.ts), code: d.code, reason: d.reason })),
-    },
-    alerts: r.alerts.map((a) => ({ time: formatIst(a.ts), code: a.code, message: a.message })),
+    denials: jsonDenials(r),
+    alerts: jsonAlerts(r),
     fills,
     trades: r.trades.map((t) => ({
       instrument: t.instrument,
