@@ -142,7 +142,7 @@ function checkRequirable(root, spec) {
   try {
     file = createRequire(join(root, 'dist', BUNDLE_DIR, 'x.cjs')).resolve(spec);
   } catch (e) {
-    throw new Error(`${spec}: the bundle requires it and it cannot be resolved (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
+    throw new Error(`${spec}: the bundle requires it and it cannot be resolved (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`, { cause: e });
   }
   if (isEsModule(file)) throw new Error(`${spec}: an ES-module-only package, which the bundle cannot require; add it to BUNDLED_PACKAGES (bin/cli-bundle.js)`);
 }

@@ -5,7 +5,8 @@
 // `module.enableCompileCache` does this for modules, Node 20 only for scripts, hence a CommonJS
 // bundle). A cache holds what one run compiled, so there is one per command (`backtest`, `sim`,
 // `--help` and the rest share `main`), Node version and flags, written when that command first
-// ends and whenever V8 refused the one there. Caches sit beside their bundle in dist/cli/ (the
+// ends well (a run that stopped at a bad flag or a missing file compiled little of the command)
+// and whenever V8 refused the one there. Caches sit beside their bundle in dist/cli/ (the
 // package's own folder, never one other users can write: a cache is code) and are named after it,
 // whose name is a hash of its content (V8 itself checks only that the text has the length the
 // cache was made from); they go when the bundle goes. Where dist/ is read-only the bundle is
@@ -59,7 +60,9 @@ export function runBundle(root, file, argv) {
   const script = new vm.Script(wrapper, { filename: file, cachedData: cached });
   if (!cached || script.cachedDataRejected) {
     // At exit, so the cache holds everything this run compiled (the command's own code too).
-    process.once('exit', () => writeCache(cacheFile, script.createCachedData()));
+    process.once('exit', (code) => {
+      if (code === 0) writeCache(cacheFile, script.createCachedData());
+    });
   }
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file), (url) => import(url));

@@ -33,7 +33,7 @@ function checkout(): string {
 
 /** src/cli/cli.ts: `runCli` prints `text` (after `imports`), then how it was loaded. */
 function writeCli(root: string, imports: string, text: string): void {
-  write(root, 'src/cli/cli.ts', `${imports}\nconst n: number = 1;\nexport async function runCli(_argv: readonly string[]): Promise<number> {\n  process.stdout.write(\`\${${text}} \${n} \${typeof module === 'object' ? 'bundle' : 'modules'}\\n\`);\n  return 0;\n}\n`);
+  write(root, 'src/cli/cli.ts', `${imports}\nconst n: number = 1;\nexport async function runCli(argv: readonly string[]): Promise<number> {\n  process.stdout.write(\`\${${text}} \${n} \${typeof module === 'object' ? 'bundle' : 'modules'}\\n\`);\n  return argv.includes('fail') ? 2 : 0;\n}\n`);
 }
 
 const stamp = (root: string): { bundle: { entry: string } | null } => JSON.parse(readFileSync(join(root, 'dist/.tarang-build.json'), 'utf8')) as { bundle: { entry: string } | null };
@@ -49,10 +49,10 @@ function write(root: string, rel: string, text: string): void {
   utimesSync(join(root, rel, '..'), t, t);
 }
 
-function bin(root: string, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function bin(root: string, env: Record<string, string> = {}, args: readonly string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('TARANG_')));
   return new Promise((resolve) => {
-    execFile(process.execPath, [join(root, 'bin', 'tarang.js')], { cwd: root, env: { ...base, ...env } }, (err, stdout, stderr) => {
+    execFile(process.execPath, [join(root, 'bin', 'tarang.js'), ...args], { cwd: root, env: { ...base, ...env } }, (err, stdout, stderr) => {
       resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });
   });
@@ -115,8 +115,10 @@ describe('tarang bin in a source checkout', () => {
 });
 
 describe('the bundle and its code cache', () => {
-  it('writes a code cache when a command first ends, and later starts use it without writing it again', async () => {
+  it('writes a code cache when a command first ends well, and later starts use it without writing it again', async () => {
     const root = checkout();
+    expect((await bin(root, {}, ['fail'])).code).toBe(2);
+    expect(bundleFiles(root).filter((f) => f.endsWith('.v8'))).toEqual([]); // a failed run compiled little of the command
     await bin(root);
     const { entry } = stamp(root).bundle!;
     const cache = bundleFiles(root).find((f) => f.endsWith('.v8'));
