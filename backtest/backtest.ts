@@ -117,9 +117,13 @@ export function outcomeOf(req: BacktestRequest, charges: ChargeModel, run: Backt
     fills: run.fills.length,
     ...(run.firstStart !== undefined ? { firstStart: run.firstStart } : {}),
   });
+  let chargeTotals: ChargeTotals | undefined;
   const report: BacktestReportInput = {
     series: req.series,
-    chargeTotals: itemiseCharges(charges, req.instruments, run.fills),
+    // Every fill priced again, for the HTML report's breakdown: only when something reads it.
+    get chargeTotals(): ChargeTotals {
+      return (chargeTotals ??= itemiseCharges(charges, req.instruments, run.fills));
+    },
     run: {
       strategy: req.definition.name,
       strategyId,

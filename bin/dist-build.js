@@ -11,6 +11,11 @@
 // removed from dist/. Type-checking is not repeated here: that is `npm run typecheck` (or `npm run
 // build`, which runs tsc itself and then writes the stamp).
 //
+// dist/ is also bundled (bin/cli-bundle.js: dist/cli/main-<hash>.cjs, which the bin runs) after
+// every compile; the stamp names that bundle, so the bundle the bin runs is always the one built
+// from the dist/ the stamp describes. A bundle that cannot be built is reported and left out (the
+// stamp names none): the bin then runs dist/ file by file, slower to start, same behaviour.
+//
 // Used three ways:
 //   - `import { ensureDist } from './dist-build.js'` (bin/tarang.js, every start in a checkout);
 //   - `node bin/dist-build.js` (`npm run build`): tsc -p tsconfig.build.json, then the stamp;
@@ -21,13 +26,17 @@ import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, wri
 import { dirname, join, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { buildCliBundle, bundleEntry } from './cli-bundle.js';
 
 /** Folders compiled into dist/ (tsconfig.build.json `include`). */
 const INPUT_DIRS = ['src', 'backtest'];
-/** Files whose change means every output may differ. */
-const CONFIG_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json'];
-/** Bumped when the compile options below change, so older output is compiled again. */
-const STAMP_VERSION = 1;
+/**
+ * Files whose change means every output may differ: the compile and bundle options (bin/), and
+ * the packages bundled (package-lock.json).
+ */
+const CONFIG_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json', 'bin/dist-build.js', 'bin/cli-bundle.js'];
+/** Bumped when the compile or bundle options change, so older output is built again. */
+const STAMP_VERSION = 2;
 const STAMP = '.tarang-build.json';
 
 const isSource = (name) => name.endsWith('.ts') && !name.endsWith('.d.ts');
@@ -111,7 +120,7 @@ export function distChanges(root) {
     for (const rel of Object.keys(files)) if (!(rel in stamp.files)) changed.push(rel);
   }
   const first = changed[0] ?? removed[0];
-  return { changed: [...new Set(changed)], removed, ...(first ? { reason: `${first} ${changed.length ? 'changed' : 'was removed'}` } : {}) };
+  return { changed: [...new Set(changed)], removed, bundle: stamp.bundle, ...(first ? { reason: `${first} ${changed.length ? 'changed' : 'was removed'}` } : {}) };
 }
 
 /** Writes `data` to `file` through a temporary name: a process starting meanwhile sees the old file or the new, never half of one. */
@@ -150,31 +159,50 @@ function removeOutputs(root, rel) {
 }
 
 /**
- * Brings dist/ up to date with the sources and says what it did: `{ compiled, removed, reason }`
- * (`compiled` 0 and no reason: it was current). Throws when esbuild is missing or fails, or dist/
- * cannot be written: the caller then runs the sources another way.
+ * Bundles the dist/ just compiled and writes the stamp `now` naming the bundle. A bundle that
+ * cannot be built is said on stderr and left out (the stamp names none, so it is not tried again
+ * until the sources change); the bin then runs dist/ file by file.
+ */
+async function bundleAndStamp(root, now) {
+  const previous = readStamp(root)?.bundle;
+  let bundle = null;
+  let failed = false;
+  try {
+    bundle = await buildCliBundle(root, previous);
+  } catch (e) {
+    failed = true;
+    process.stderr.write(`tarang: could not bundle dist/ (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); \`tarang\` runs dist/ file by file (slower start)\n`);
+  }
+  writeAtomic(join(root, 'dist', STAMP), JSON.stringify({ ...now, bundle }));
+  return { bundle, failed };
+}
+
+/**
+ * Brings dist/ up to date with the sources and says what it did: `{ compiled, removed, reason,
+ * bundle }` (`compiled` 0 and no reason: it was current; `bundle`: the bundle's file, when there
+ * is one). Throws when esbuild is missing or fails, or dist/ cannot be written:
+ * the caller then runs the sources another way.
  */
 export async function ensureDist(root) {
   const c = distChanges(root);
-  if (!c.all && c.changed.length === 0 && c.removed.length === 0) return { compiled: 0, removed: 0 };
+  if (!c.all && c.changed.length === 0 && c.removed.length === 0) return { compiled: 0, removed: 0, bundle: bundleEntry(root, c.bundle) };
   // The stamp records the sources as they were before compiling: a file edited while this runs is
   // newer than its stamp, so the next start compiles it again.
   const now = snapshot(root);
   const files = c.all ? Object.keys(now.files) : c.changed.filter((f) => f in now.files);
   await compile(root, files);
   for (const rel of c.removed ?? []) removeOutputs(root, rel);
-  writeAtomic(join(root, 'dist', STAMP), JSON.stringify(now));
-  return { compiled: files.length, removed: c.removed?.length ?? 0, reason: c.reason };
+  const { bundle } = await bundleAndStamp(root, now);
+  return { compiled: files.length, removed: c.removed?.length ?? 0, reason: c.reason, bundle: bundleEntry(root, bundle) };
 }
 
-/** `npm run build`: tsc (types checked, declarations and source maps written), then the stamp. */
-function buildWithTsc(root) {
+/** `npm run build`: tsc (types checked, declarations and source maps written), the bundle, then the stamp. */
+async function buildWithTsc(root) {
   const now = snapshot(root);
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   const r = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) return r.status ?? 1;
-  writeAtomic(join(root, 'dist', STAMP), JSON.stringify(now));
-  return 0;
+  return (await bundleAndStamp(root, now)).failed ? 1 : 0;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
@@ -189,6 +217,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       process.stderr.write(`tarang: could not compile dist/ now (${e instanceof Error ? e.message : String(e)}); \`tarang\` will try again when it starts\n`);
     }
   } else {
-    process.exitCode = buildWithTsc(root);
+    process.exitCode = await buildWithTsc(root);
   }
 }

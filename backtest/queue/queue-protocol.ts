@@ -14,14 +14,7 @@ import type { BacktestSettings } from '../runner.js';
 import type { SweepParams, SweepReply } from '../sweep/sweep-types.js';
 import type { SeriesRef } from './candle-publication.js';
 
-/** The queue tarang sweeps and workers meet on by default (`--queue-name` picks another: separate pools on one Redis). */
-export const QUEUE_NAME = 'tarang-sweep';
-
-/** A queue name BullMQ accepts (it builds Redis keys from it). */
-export function checkQueueName(name: string): string {
-  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name)) throw new Error(`queue name ${JSON.stringify(name)}: use 1-64 letters, digits, '.', '_' or '-'`);
-  return name;
-}
+export { QUEUE_NAME, checkQueueName } from './queue-name.js';
 
 /** Bumped when the payload below changes shape. */
 export const PROTOCOL = 1;

@@ -111,6 +111,27 @@ export function jsonFinalEquity(m: BacktestReportInput['metrics']): number {
   return rupees(Math.round(m.finalEquity));
 }
 
+function jsonDenials(r: BacktestReportInput): Record<string, unknown> {
+  return {
+    count: r.denials.count,
+    by_code: r.denials.byCode,
+    first: r.denials.first.map((d) => ({ time: formatIst(d.ts), code: d.code, reason: d.reason })),
+  };
+}
+
+function jsonAlerts(r: BacktestReportInput): Array<Record<string, unknown>> {
+  return r.alerts.map((a) => ({ time: formatIst(a.ts), code: a.code, message: a.message }));
+}
+
+/**
+ * The parts of the JSON document the terminal summary prints (candles, metrics, denials, alerts),
+ * as buildJsonReport writes them, without the fills, trades and daily equity curve: what a run
+ * that writes no JSON file needs.
+ */
+export function jsonSummary(r: BacktestReportInput): Record<string, unknown> {
+  return { candles: r.candles, metrics: jsonMetrics(r.metrics), denials: jsonDenials(r), alerts: jsonAlerts(r) };
+}
+
 /** A fill as the report's JSON shows it. */
 function jsonFill(f: FillRecord): JsonFill {
   return {
@@ -181,12 +202,8 @@ export function buildJsonReport(r: BacktestReportInput, options: JsonReportOptio
     starting_cash: rupees(m.startingCash),
     final_equity: jsonFinalEquity(m),
     metrics: jsonMetrics(m),
-    denials: {
-      count: r.denials.count,
-      by_code: r.denials.byCode,
-      first: r.denials.first.map((d) => ({ time: formatIst(d.ts), code: d.code, reason: d.reason })),
-    },
-    alerts: r.alerts.map((a) => ({ time: formatIst(a.ts), code: a.code, message: a.message })),
+    denials: jsonDenials(r),
+    alerts: jsonAlerts(r),
     fills,
     trades: options.lazyRows ? new JsonRows(r.trades, jsonTrade) : r.trades.map(jsonTrade),
     open_positions: r.open.map((o) => ({

@@ -8,7 +8,7 @@ import { InstrumentTable } from '../../src/core/instruments.js';
 import { resolveStrategy } from '../../src/strategies/strategy-file.js';
 import { backtest } from '../backtest.js';
 import { chargeModel } from '../charges/charge-preset.js';
-import { silentLogger } from '../../src/core/log.js';
+import { silentLogger } from '../../src/core/silent-log.js';
 import { jsonFinalEquity, jsonMetrics } from '../report/backtest-result.js';
 import type { SweepJob, SweepReply, SweepTask } from './sweep-types.js';
 

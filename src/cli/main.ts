@@ -1,5 +1,4 @@
-/** Entry point of the `tarang` bin: run the command line to its end (src/cli/execute.ts). */
-import { execute } from './execute.js';
-import { buildProgram } from './program.js';
+/** Entry point of the `tarang` bin when it runs dist/ file by file (or the sources): run the command line to its end. */
+import { runCli } from './cli.js';
 
-process.exitCode = await execute(buildProgram(), process.argv);
+process.exitCode = await runCli(process.argv);

@@ -22,7 +22,8 @@ function grid(rows: ReadonlyArray<Readonly<Record<string, string>>>): string {
   if (rows.length === 0) return '  (none)\n';
   const cols = Object.keys(rows[0]!);
   const w = cols.map((c) => Math.max(c.length, ...rows.map((r) => r[c]!.length)));
-  const right = cols.map((c) => rows.every((r) => /^-?₹?[\d,.]*$/.test(r[c]!)));
+  // \u20B9: ₹ (kept ASCII for the CLI bundle, bin/cli-bundle.js).
+  const right = cols.map((c) => rows.every((r) => /^-?\u20B9?[\d,.]*$/.test(r[c]!)));
   const fmt = (cells: readonly string[]) => `  ${cells.map((t, i) => (right[i] ? t.padStart(w[i]!) : t.padEnd(w[i]!))).join('  ').trimEnd()}`;
   return [fmt(cols), ...rows.map((r) => fmt(cols.map((c) => r[c]!)))].join('\n') + '\n';
 }

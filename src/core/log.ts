@@ -12,6 +12,7 @@ import { redact, scrubString } from './redact.js';
 
 export type { Logger } from 'pino';
 export { REDACTED, isSecretKey, redact, registerSecret } from './redact.js';
+export { silentLogger } from './silent-log.js';
 
 /**
  * pino-pretty (and its colour and date helpers) only for a terminal: loaded on first use, so a
@@ -50,9 +51,4 @@ export function createLogger(options: LogOptions = {}): Logger {
     return pino(opts, options.destination ? pretty({ colorize: false, destination: dest, sync: true }) : dest);
   }
   return pino(opts, (options.destination as DestinationStream | undefined) ?? pino.destination({ fd: 2, sync: false }));
-}
-
-/** A logger that discards everything (tests, benches). */
-export function silentLogger(): Logger {
-  return pino({ level: 'silent' });
 }

@@ -17,7 +17,8 @@ export type RupeeProblem = string;
 
 export const RUPEE_EXAMPLES = '500000, 1426.50, "5,00,000" or "5 lakh"';
 
-const TEXT = /^([+-])?\s*(?:₹|rs\.?|inr)?\s*(\d[\d,_]*)(?:\.(\d+))?\s*(lakhs?|lacs?|crores?|cr)?\s*(?:\/-)?$/i;
+// \u20B9 is ₹, escaped in regular expressions so the CLI bundle stays ASCII (bin/cli-bundle.js).
+const TEXT = /^([+-])?\s*(?:\u20B9|rs\.?|inr)?\s*(\d[\d,_]*)(?:\.(\d+))?\s*(lakhs?|lacs?|crores?|cr)?\s*(?:\/-)?$/i;
 const INDIAN_GROUPS = /^\d{1,2}(?:,\d{2})*,\d{3}$/;
 const WESTERN_GROUPS = /^\d{1,3}(?:,\d{3})+$/;
 const UNIT_DIGITS: Readonly<Record<string, number>> = { lakh: 5, lakhs: 5, lac: 5, lacs: 5, crore: 7, crores: 7, cr: 7 };

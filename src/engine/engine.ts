@@ -16,7 +16,7 @@ import type { Paise } from '../core/money.js';
 import { LifecyclePhase } from '../core/events.js';
 import { isTerminalStatus } from '../core/enums.js';
 import type { Logger } from '../core/log.js';
-import { silentLogger } from '../core/log.js';
+import { silentLogger } from '../core/silent-log.js';
 import { MemoryStore, type JsonValue, type Store } from '../core/store.js';
 import { ConfigError } from '../core/errors.js';
 import { parseExecutionConfig } from '../adapters/execution/config.js';

@@ -14,7 +14,7 @@ import type { OrderSnapshot } from '../core/events.js';
 import type { Intent } from '../core/intents.js';
 import type { Instrument, InstrumentLookup } from '../core/instruments.js';
 import type { Logger } from '../core/log.js';
-import { silentLogger } from '../core/log.js';
+import { silentLogger } from '../core/silent-log.js';
 import { formatInr, type Paise } from '../core/money.js';
 import type { JsonValue, Store } from '../core/store.js';
 import { MarginModel } from './margin-model.js';

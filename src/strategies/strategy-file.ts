@@ -19,6 +19,7 @@ import { createRequire, register } from 'node:module';
 import { dirname, isAbsolute, join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ConfigError, describeError } from '../core/errors.js';
+import { importUrl } from '../core/import-url.js';
 import { getStrategy, strategyNames } from './registry.js';
 import type { StrategyDefinition } from './strategy.js';
 
@@ -74,7 +75,7 @@ async function prepareThread(): Promise<void> {
   // worker threads inherit, says nothing about them, so the worker's own global is asked.
   if ('__vitest_worker__' in globalThis) return;
   if (!g[TSX_REGISTERED]) {
-    const tsx = (await import(tsxEsmApi())) as { register(): unknown };
+    const tsx = (await importUrl(tsxEsmApi())) as { register(): unknown };
     tsx.register();
     g[TSX_REGISTERED] = true;
   }
@@ -98,7 +99,7 @@ export async function loadStrategyFile(url: string, shown = url): Promise<Strate
   await prepareThread();
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(url)) as Record<string, unknown>;
+    mod = (await importUrl(url)) as Record<string, unknown>;
   } catch (e) {
     const why = describeError(e);
     // The two ways a file outside tarang fails before its own code runs: a CommonJS reading of

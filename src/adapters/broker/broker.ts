@@ -10,7 +10,8 @@
 import type { Clock } from '../../core/clock.js';
 import { WallClock } from '../../core/clock.js';
 import { nseCalendar, type MarketCalendar } from '../../core/calendar.js';
-import { silentLogger, type Logger } from '../../core/log.js';
+import type { Logger } from '../../core/log.js';
+import { silentLogger } from '../../core/silent-log.js';
 import { ConfigError } from '../../core/errors.js';
 import { BrokerClient } from './client.js';
 import type { BrokerConfig } from './config.js';

@@ -79,7 +79,8 @@ export function table(rows: ReadonlyArray<Record<string, Cell>>, columns?: reado
   const cols = columns ?? Object.keys(rows[0]!);
   const text = rows.map((r) => cols.map((c) => (r[c] === undefined || r[c] === null ? '' : String(r[c]))));
   const widths = cols.map((c, i) => Math.max(c.length, ...text.map((t) => t[i]!.length)));
-  const numeric = cols.map((c) => rows.every((r) => r[c] === undefined || r[c] === null || typeof r[c] === 'number' || /^-?₹?[\d,]+(\.\d+)?$/.test(String(r[c]))));
+  // \u20B9: ₹ (kept ASCII for the CLI bundle, bin/cli-bundle.js).
+  const numeric = cols.map((c) => rows.every((r) => r[c] === undefined || r[c] === null || typeof r[c] === 'number' || /^-?\u20B9?[\d,]+(\.\d+)?$/.test(String(r[c]))));
   const fmt = (cells: readonly string[]) => cells.map((s, i) => (numeric[i] ? s.padStart(widths[i]!) : s.padEnd(widths[i]!))).join('  ').trimEnd();
   return [fmt(cols), fmt(widths.map((w) => '-'.repeat(w))), ...text.map(fmt)].join('\n') + '\n';
 }
@@ -92,7 +93,7 @@ export function print(flags: { json?: boolean }, value: unknown, asTable: () => 
 export function keyValues(rec: Record<string, Cell>): string {
   const w = Math.max(...Object.keys(rec).map((k) => k.length));
   const text = Object.values(rec).map((v) => (v === undefined || v === null ? '' : String(v)));
-  const numeric = text.every((t) => t === '' || /^-?₹?[\d,]+(\.\d+)?$/.test(t));
+  const numeric = text.every((t) => t === '' || /^-?\u20B9?[\d,]+(\.\d+)?$/.test(t));
   const vw = Math.max(0, ...text.map((t) => t.length));
   return Object.keys(rec).map((k, i) => `${k.padEnd(w)}  ${numeric ? text[i]!.padStart(vw) : text[i]}`.trimEnd()).join('\n') + '\n';
 }

@@ -37,7 +37,7 @@ import { oppositeSide, isTerminalStatus, type OrderType, type Product } from '..
 import { describeError } from '../../core/errors.js';
 import type { CancelIntent, ExitIntent, Intent, ModifyIntent, PlaceIntent, SmartIntent, SmartLegName } from '../../core/intents.js';
 import type { Logger } from '../../core/log.js';
-import { silentLogger } from '../../core/log.js';
+import { silentLogger } from '../../core/silent-log.js';
 import type { Paise } from '../../core/money.js';
 import type { Store } from '../../core/store.js';
 import type { ExecutionConfig } from './config.js';

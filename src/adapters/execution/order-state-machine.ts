@@ -37,7 +37,7 @@ import { isTerminalStatus, type OrderStatus, type Side } from '../../core/enums.
 import type { OrderSnapshot } from '../../core/events.js';
 import type { SmartLegName } from '../../core/intents.js';
 import type { Logger } from '../../core/log.js';
-import { silentLogger } from '../../core/log.js';
+import { silentLogger } from '../../core/silent-log.js';
 import type { Paise } from '../../core/money.js';
 import { FinishedOrders, type FinalSnapshot, type ForgetHooks } from './finished-orders.js';
 import { FillLedger, type FillGap } from './fill-ledger.js';

@@ -25,7 +25,8 @@ import type { OrderSnapshot, TickEvent } from '../../core/events.js';
 import type { Intent, SmartIntent } from '../../core/intents.js';
 import type { InstrumentLookup } from '../../core/instruments.js';
 import { formatRupees, roundToTick, type Paise } from '../../core/money.js';
-import { silentLogger, type Logger } from '../../core/log.js';
+import type { Logger } from '../../core/log.js';
+import { silentLogger } from '../../core/silent-log.js';
 import type { OrderStateMachine } from './order-state-machine.js';
 import { legTag } from './tags.js';
 

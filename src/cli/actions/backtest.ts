@@ -26,17 +26,15 @@ import { loadCsvCandles } from '../../../backtest/data/csv-candles.js';
 import { csvFiles, csvLoadOptions, type CsvFlags } from '../commands/csv-flags.js';
 import { describeSummary, type LoadSummary } from '../../../backtest/data/load-summary.js';
 import { instrumentsForSeries } from '../../../backtest/data/series-instruments.js';
-import { buildJsonReport } from '../../../backtest/report/backtest-result.js';
+import { buildJsonReport, jsonSummary } from '../../../backtest/report/backtest-result.js';
 import { writeJsonFile } from '../../../backtest/report/json-file.js';
 import { scalar } from '../../../backtest/sweep/sweep-grid.js';
 import { resolveSweepAxes } from '../../../backtest/sweep/declared-axes.js';
-import { parseWalkForward } from '../../../backtest/walk-forward/windows.js';
 import { RANK_METRICS, isRankMetric } from '../../../backtest/sweep/sweep-rank.js';
 import type { BacktestSettings } from '../../../backtest/runner.js';
 import { printByInstrument, printMetrics } from './backtest-summary.js';
 import { progressBar } from '../progress-bar.js';
 import { formatZodIssues } from '../../core/zod-issues.js';
-import { parseIstDate } from '../../core/date-input.js';
 import { IntradayExitAtInput, SquareOffTimesInput } from '../../risk/rules/square-off.js';
 import type { SweepFlags } from './backtest-sweep.js';
 
@@ -87,7 +85,10 @@ function wholeNumber(flag: string, text: string, min = 0): number {
   return n;
 }
 
-function dateFlag(flag: string, text: string): number {
+// Dates (luxon) and walk-forward windows are imported only when their flags are given: a plain
+// backtest does not load them.
+async function dateFlag(flag: string, text: string): Promise<number> {
+  const { parseIstDate } = await import('../../core/date-input.js');
   try {
     return parseIstDate(text);
   } catch {
@@ -139,9 +140,9 @@ async function loadData(f: BacktestFlags, rawParams: Readonly<Record<string, unk
   if (sources.length === 0) throw new ConfigError('backtest: give the candles with --data FILE.csv, --catalog DIR --instrument ID, --symbol NSE_2885, --expired <trading_symbol> or --expired-expiry NIFTY:YYYY-MM-DD, or a session recording with --from-recording FILE.jsonl', {});
   if (sources.length > 1) throw new ConfigError(`backtest: use one of --data, --catalog, --symbol, --expired and --expired-expiry, not ${sources.map((s) => `--${s}`).join(' and ')}`, {});
   if (f.interval !== undefined && !isInterval(f.interval)) throw flagError('interval', `not a candle interval: ${f.interval} (e.g. 1minute, 5minute, 1day)`);
-  const from = f.from !== undefined ? dateFlag('from', f.from) : undefined;
+  const from = f.from !== undefined ? await dateFlag('from', f.from) : undefined;
   // --to is inclusive of its day for people: 2025-06-30 means through the close of the 30th.
-  const to = f.to !== undefined ? dateFlag('to', f.to) + 86_400_000 : undefined;
+  const to = f.to !== undefined ? (await dateFlag('to', f.to)) + 86_400_000 : undefined;
   if (from !== undefined && to !== undefined && to <= from) throw flagError('to', 'is before --from');
 
   if (readCatalog) {
@@ -307,7 +308,7 @@ export async function runBacktest(f: BacktestFlags, cmd: Command): Promise<void>
     if (r.paise <= 0) throw flagError('cash', `expected an amount in rupees > 0, got ${JSON.stringify(f.cash)}`);
     return r.paise;
   })();
-  chargeModel(f.charges); // validates the preset before any data is read
+  const charges = chargeModel(f.charges); // validates the preset before any data is read
   if (!isRankMetric(f.rank)) throw flagError('rank', `expected one of ${RANK_METRICS.join(', ')}, got ${JSON.stringify(f.rank)}`);
   const settings: BacktestSettings = {
     cash,
@@ -331,7 +332,7 @@ export async function runBacktest(f: BacktestFlags, cmd: Command): Promise<void>
   if (f.expiredExpiry && f.sweep?.length) throw flagError('sweep', 'is not available with --expired-expiry yet; run one parameter set at a time');
   if (f.expiredExpiry && f.walkForward !== undefined) throw flagError('walk-forward', 'is not available with --expired-expiry yet');
   // Checked before any candle is read.
-  const walkForwardSpec = f.walkForward !== undefined ? parseWalkForward(f.walkForward) : undefined;
+  const walkForwardSpec = f.walkForward !== undefined ? (await import('../../../backtest/walk-forward/windows.js')).parseWalkForward(f.walkForward) : undefined;
   const walkForwardRank = f.walkForwardRank ?? f.rank;
   if (!isRankMetric(walkForwardRank)) throw flagError('walk-forward-rank', `expected one of ${RANK_METRICS.join(', ')}, got ${JSON.stringify(walkForwardRank)}`);
   // The grid: the ranges given, or the strategy's declared space (a walk-forward without --sweep searches all of it).
@@ -397,9 +398,11 @@ export async function runBacktest(f: BacktestFlags, cmd: Command): Promise<void>
   }
 
   const bar = progressBar(f.progress && series.reduce((a, s) => a + s.length, 0) >= 200_000, 'backtest');
-  const out = await backtest({ definition, params, series, instruments, charges: f.charges, sources, ...settings, command: commandLine(cmd), ...(instances ? { instances } : {}), onProgress: (d, t) => bar.update(d, t) });
+  const out = await backtest({ definition, params, series, instruments, charges, sources, ...settings, command: commandLine(cmd), ...(instances ? { instances } : {}), onProgress: (d, t) => bar.update(d, t) });
   bar.stop();
-  const doc = buildJsonReport(out.report, { lazyRows: true });
+  // Every fill and trade (made row by row as the file is written) and the daily equity curve,
+  // only for a file that holds them.
+  const doc = f.json ? buildJsonReport(out.report, { lazyRows: true }) : jsonSummary(out.report);
   if (out.byInstrument.length > 1) {
     doc['by_instrument'] = out.byInstrument.map((r) => ({ instrument: r.instrument, fills: r.fills, trades: r.trades, wins: r.wins, net_pnl: r.netPnl / 100, charges: r.charges / 100, open_qty: r.openQty }));
     printByInstrument(out.byInstrument);

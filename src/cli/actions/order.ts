@@ -55,7 +55,8 @@ function rupeesFlag(value: string | undefined, flag: string): Paise | undefined 
   if (value === undefined) return undefined;
   let p: Paise;
   try {
-    p = parsePaise(value.replace(/[₹,]/g, ''), flag);
+    // \u20B9: ₹ (kept ASCII for the CLI bundle, bin/cli-bundle.js).
+    p = parsePaise(value.replace(/[\u20B9,]/g, ''), flag);
   } catch {
     throw new InputException(`${flag}: expected rupees such as 1640.50, got ${JSON.stringify(value)}`, { field: flag });
   }

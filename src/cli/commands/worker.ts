@@ -7,7 +7,7 @@
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { ConfigError, describeError } from '../../core/errors.js';
-import { checkQueueName } from '../../../backtest/queue/queue-protocol.js';
+import { checkQueueName } from '../../../backtest/queue/queue-name.js';
 
 /** A redis:// or rediss:// URL, or a ConfigError naming the flag. */
 export function queueUrl(flag: string, text: string): string {

@@ -28,7 +28,7 @@
 import { Observable, type Subscription } from 'rxjs';
 import { EventType, type Event, type EventOf } from '../events.js';
 import type { Logger } from '../log.js';
-import { silentLogger } from '../log.js';
+import { silentLogger } from '../silent-log.js';
 import { SlowConsumer, type SlowConsumerOptions } from './slow-consumer.js';
 
 export type Handler<E> = (event: E) => void;

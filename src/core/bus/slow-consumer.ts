@@ -16,7 +16,7 @@
  */
 import type { Event } from '../events.js';
 import type { Logger } from '../log.js';
-import { silentLogger } from '../log.js';
+import { silentLogger } from '../silent-log.js';
 
 export interface SlowConsumerOptions {
   /** Conflate ticks per instrument (default true). */
