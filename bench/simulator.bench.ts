@@ -200,6 +200,7 @@ async function wsFanOut(): Promise<BenchResult[]> {
     instrument: (code: string) => byId.get(code),
     lastTick: () => undefined,
     quote: () => undefined,
+    bookTotals: () => undefined,
     onTick: (l: (t: MarketTick) => void) => {
       listeners.push(l);
       return () => {};

@@ -50,7 +50,7 @@ import {
   type Trade,
 } from './schemas/orders.js';
 import { HoldingsSchema, PositionsSchema, type Holding, type Position, type PositionProduct, type PositionSegment } from './schemas/portfolio.js';
-import { DepthQuotesSchema, FullQuotesSchema, LtpQuotesSchema, type FullQuote, type LtpQuote, type MarketDepth } from './schemas/quotes.js';
+import { CircuitQuotesSchema, DepthQuotesSchema, FullQuotesSchema, LtpQuotesSchema, type CircuitQuote, type FullQuote, type LtpQuote, type MarketDepth } from './schemas/quotes.js';
 import { SmartOrderAckSchema, smartModifyBody, smartOrderBody, type SmartModifyRequest, type SmartOrderAck, type SmartOrderRequest } from './schemas/smart-orders.js';
 import { zodIssueLines } from '../../core/zod-issues.js';
 import { algoIdFor, exchangeSegment, type RegisteredAlgoIds } from '../../risk/rules/retail-algo.js';
@@ -107,6 +107,11 @@ export class BrokerClient {
 
   quotesFull(codes: readonly string[]): Promise<Record<string, FullQuote>> {
     return this.get('/market/quotes/full', FullQuotesSchema, { 'scrip-codes': quoteCodes(codes) });
+  }
+
+  /** Full quotes read for their circuit bands only (see CircuitQuoteSchema). */
+  quotesCircuits(codes: readonly string[]): Promise<Record<string, CircuitQuote>> {
+    return this.get('/market/quotes/full', CircuitQuotesSchema, { 'scrip-codes': quoteCodes(codes) });
   }
 
   quotesLtp(codes: readonly string[]): Promise<Record<string, LtpQuote>> {

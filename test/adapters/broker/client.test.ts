@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acked, startHarness, type Harness } from './harness.js';
-import { fullQuotes, ltpQuotes } from '../../../src/adapters/broker/helpers/quotes.js';
+import { circuitQuotes, fullQuotes, ltpQuotes } from '../../../src/adapters/broker/helpers/quotes.js';
 import { fetchCandleRange } from '../../../src/adapters/broker/helpers/candles.js';
 import { contractPages, searchContracts } from '../../../src/adapters/broker/helpers/contracts.js';
 import { loadInstrumentMaster } from '../../../src/adapters/broker/helpers/instrument-master.js';
@@ -58,6 +58,18 @@ describe('quotes', () => {
     const full = await fullQuotes(h.broker.client, good);
     expect(Object.keys(full.quotes)).toHaveLength(4);
     expect(full.calls).toBe(1);
+  });
+
+  it('reads circuit bands alone from full quotes, in batches of the size asked, the same bands as the whole quote', async () => {
+    const codes = ['NSE_2885', 'NSE_11536', 'NSE_1333', 'NSE_1594', 'NSE_99999991'];
+    const bands = await circuitQuotes(h.broker.client, codes, 2);
+    expect(bands.invalid).toEqual(['NSE_99999991']);
+    const full = await fullQuotes(h.broker.client, codes.slice(0, 4));
+    for (const code of codes.slice(0, 4)) {
+      const q = full.quotes[code]!;
+      expect(q.upperCircuit).toBeGreaterThan(q.lowerCircuit!);
+      expect(bands.quotes[code]).toStrictEqual({ upperCircuit: q.upperCircuit, lowerCircuit: q.lowerCircuit });
+    }
   });
 });
 

@@ -5,7 +5,7 @@
  */
 import { DataException, InputException } from '../errors.js';
 import { MAX_QUOTE_CODES, type BrokerClient } from '../client.js';
-import type { FullQuote, LtpQuote } from '../schemas/quotes.js';
+import type { CircuitQuote, FullQuote, LtpQuote } from '../schemas/quotes.js';
 
 export interface BatchedQuotes<Q> {
   readonly quotes: Record<string, Q>;
@@ -49,6 +49,11 @@ async function batched<Q>(codes: readonly string[], fetch: Fetch<Q>, batchSize: 
 
 export function fullQuotes(client: BrokerClient, codes: readonly string[], batchSize = MAX_QUOTE_CODES): Promise<BatchedQuotes<FullQuote>> {
   return batched(codes, (b) => client.quotesFull(b), Math.min(batchSize, MAX_QUOTE_CODES));
+}
+
+/** Circuit bands from full quotes, nothing else of them decoded (the daemon's periodic refresh). */
+export function circuitQuotes(client: BrokerClient, codes: readonly string[], batchSize = MAX_QUOTE_CODES): Promise<BatchedQuotes<CircuitQuote>> {
+  return batched(codes, (b) => client.quotesCircuits(b), Math.min(batchSize, MAX_QUOTE_CODES));
 }
 
 export function ltpQuotes(client: BrokerClient, codes: readonly string[], batchSize = MAX_QUOTE_CODES): Promise<BatchedQuotes<LtpQuote>> {

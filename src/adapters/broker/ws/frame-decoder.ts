@@ -10,6 +10,7 @@
 import { parsePaise, type Paise } from '../../../core/money.js';
 import type { TickEvent } from '../../../core/events.js';
 import { DataException } from '../errors.js';
+import { Slot, TickField, TickScanner } from './tick-scanner.js';
 
 export type TickMode = 'ltp' | 'quote' | 'full';
 
@@ -53,6 +54,18 @@ function count(v: unknown, field: string, stream: string): number | undefined {
   throw new DataException(`${stream}: tick field ${field}: expected a number, got ${JSON.stringify(v)}`, { endpoint: stream, field });
 }
 
+/** A scanned price member: rupees to paise; null clears it, absent keeps the last (as `tick` reads them). */
+function scannedPaise(st: Uint8Array, v: Float64Array, f: number, last: Paise | undefined): Paise | undefined {
+  const s = st[f];
+  return s === Slot.NUMBER ? Math.round(v[f]! * 100) : s === Slot.NULL ? undefined : last;
+}
+
+/** A scanned count member (volume, quantities, oi, ltt), as `scannedPaise` but taken as it is. */
+function scannedCount(st: Uint8Array, v: Float64Array, f: number, last: number | undefined): number | undefined {
+  const s = st[f];
+  return s === Slot.NUMBER ? v[f]! : s === Slot.NULL ? undefined : last;
+}
+
 export interface FrameDecoderOptions {
   /** Name used in errors, e.g. `ws:prices`. */
   readonly stream?: string;
@@ -65,6 +78,8 @@ export interface FrameDecoderOptions {
 
 export class FrameDecoder {
   private readonly last = new Map<string, TickEvent>();
+  /** Plain tick frames straight from their bytes (tick-scanner.ts); everything else takes the general path. */
+  private readonly scanner = new TickScanner();
   private readonly stream: string;
   private readonly resolveBareId: (id: string) => string | undefined;
   /** Frames that failed to decode (each also reported through `onError`). */
@@ -80,6 +95,13 @@ export class FrameDecoder {
    * `onError` and are skipped; the rest of the message is still decoded.
    */
   decode(raw: string | Buffer, emit: (f: StreamFrame) => void, onError: (e: DataException) => void): void {
+    if (typeof raw !== 'string' && this.scanner.scan(raw)) {
+      const t = this.scannedTick();
+      if (t !== undefined) {
+        emit({ kind: 'tick', tick: t });
+        return;
+      }
+    }
     const text = typeof raw === 'string' ? raw : raw.toString('utf8');
     if (text.indexOf('\n') < 0) {
       this.decodeOne(text, emit, onError);
@@ -157,6 +179,37 @@ export class FrameDecoder {
       this.errors++;
       onError(e instanceof DataException ? e : new DataException(`${this.stream}: ${(e as Error).message}`, { endpoint: this.stream }));
     }
+  }
+
+  /**
+   * The tick the scanner read, merged with the instrument's last state exactly as `tick` merges a
+   * parsed frame (an absent member keeps the last value, null clears it); undefined when it cannot
+   * be made (no ltp yet): the general path then reports it.
+   */
+  private scannedTick(): TickEvent | undefined {
+    const sc = this.scanner;
+    const st = sc.state;
+    const v = sc.values;
+    const instrument = sc.instrument;
+    const prev = this.last.get(instrument);
+    const ltp = st[TickField.LTP] === Slot.NUMBER ? Math.round(v[TickField.LTP]! * 100) : prev?.ltp;
+    if (ltp === undefined) return undefined;
+    const volume = scannedCount(st, v, TickField.VOLUME, prev?.volume);
+    const bid = scannedPaise(st, v, TickField.BID, prev?.bid);
+    const ask = scannedPaise(st, v, TickField.ASK, prev?.ask);
+    const bidQty = scannedCount(st, v, TickField.BID_QTY, prev?.bidQty);
+    const askQty = scannedCount(st, v, TickField.ASK_QTY, prev?.askQty);
+    const open = scannedPaise(st, v, TickField.OPEN, prev?.open);
+    const high = scannedPaise(st, v, TickField.HIGH, prev?.high);
+    const low = scannedPaise(st, v, TickField.LOW, prev?.low);
+    const close = scannedPaise(st, v, TickField.CLOSE, prev?.close);
+    const oi = scannedCount(st, v, TickField.OI, prev?.oi);
+    const ltt = scannedCount(st, v, TickField.LTT, prev?.ltt);
+    const ts = sc.timestamp === sc.timestamp ? sc.timestamp : (ltt ?? prev?.ts ?? 0);
+    // The same members in the same order as `tick` makes: one shape for every consumer.
+    const t: TickEvent = { type: 'tick', ts, instrument, ltp, volume, bid, ask, bidQty, askQty, open, high, low, close, oi, ltt };
+    this.last.set(instrument, t);
+    return t;
   }
 
   private instrumentOf(f: Obj): string {

@@ -16,7 +16,18 @@ export interface ClockControl {
   close(): void;
 }
 
+/**
+ * Wall ms between catch-ups: 5, less at high speeds so that one catch-up plays at most about
+ * `MARKET_MS_PER_PUMP` of market time (x400: every millisecond, not 2 s of market at once). All a
+ * catch-up's ticks leave in one burst, so this bounds a burst, and how long the simulator is busy
+ * with one, to the market's rate rather than the pump's.
+ */
 const PUMP_MS = 5;
+const MARKET_MS_PER_PUMP = 500;
+
+function pumpMs(speed: number): number {
+  return Math.max(1, Math.min(PUMP_MS, Math.floor(MARKET_MS_PER_PUMP / speed)));
+}
 
 export class PacedClock implements Clock {
   private readonly inner: VirtualClock;
@@ -32,7 +43,7 @@ export class PacedClock implements Clock {
     if (!(speed > 0) || !Number.isFinite(speed)) throw new RangeError(`PacedClock: speed must be a positive number, got ${speed}`);
     this.inner = new VirtualClock(start);
     this.wallAtStart = performance.now();
-    this.pump = setInterval(() => this.catchUp(), PUMP_MS);
+    this.pump = setInterval(() => this.catchUp(), pumpMs(speed));
     this.pump.unref();
   }
 

@@ -13,6 +13,8 @@ import { mix32 } from './rng.js';
 import type { ContractValuer, InstrumentOpenState, MarketQuote, MarketTick } from './types.js';
 
 const DEPTH_LEVELS = 5;
+/** Where the asks start in the scratch book (bids take the first DEPTH_LEVELS price/qty pairs). */
+const ASKS = 2 * DEPTH_LEVELS;
 
 /** The fields of `InstrumentOpenState`, captured at each session open. */
 const OPEN_FIELDS = ['prevClose', 'week52High', 'week52Low', 'oi', 'bid', 'ask', 'bidQty', 'askQty', 'lastQty', 'lastTs', 'spotAtTick'] as const;
@@ -22,6 +24,10 @@ export class MarketColumns {
   readonly n: number;
   readonly ids: readonly string[];
   readonly seeds: Uint32Array;
+  /** Scratch for one instrument's book (`fillBook`): read at once, never kept. */
+  private readonly book = new Float64Array(4 * DEPTH_LEVELS);
+  private bidLevels = 0;
+  private askLevels = 0;
   readonly fair: Float64Array;
   readonly ltp: Float64Array;
   readonly prevClose: Float64Array;
@@ -143,10 +149,8 @@ export class MarketColumns {
     const depth = this.depthOf(i);
     const ltp = this.ltp[i]!;
     const prev = this.prevClose[i]!;
-    const sum = (lv: readonly BookLevel[]): number => lv.reduce((s, l) => s + l.qty, 0);
-    // The whole book holds far more than the top five levels show; scale as brokers' totals do.
-    const totalBuyQty = sum(depth.bids) * 8;
-    const totalSellQty = sum(depth.asks) * 8;
+    const totalBuyQty = this.totalBuyQty();
+    const totalSellQty = this.totalSellQty();
     return {
       instrument: this.ids[i]!,
       ts: this.lastTs[i]!,
@@ -176,6 +180,45 @@ export class MarketColumns {
 
   /** 5-level depth around the current top of book; deterministic for a given state. */
   depthOf(i: number): Depth {
+    this.fillBook(i);
+    const bids: BookLevel[] = [];
+    const asks: BookLevel[] = [];
+    const b = this.book;
+    for (let k = 0; k < this.bidLevels; k++) bids.push({ price: b[2 * k]!, qty: b[2 * k + 1]! });
+    for (let k = 0; k < this.askLevels; k++) asks.push({ price: b[ASKS + 2 * k]!, qty: b[ASKS + 2 * k + 1]! });
+    return { bids, asks };
+  }
+
+  /**
+   * The book totals a full quote and a full-mode tick carry (`total_buy_qty`, `total_sell_qty`),
+   * without building the depth: the WebSocket sends one per tick.
+   */
+  bookTotals(i: number): { readonly buy: number; readonly sell: number } {
+    this.fillBook(i);
+    return { buy: this.totalBuyQty(), sell: this.totalSellQty() };
+  }
+
+  /**
+   * Totals of the book `fillBook` left in the scratch: the whole book holds far more than the top
+   * five levels show; scaled as brokers' totals are.
+   */
+  private totalBuyQty(): number {
+    let s = 0;
+    for (let k = 0; k < this.bidLevels; k++) s += this.book[2 * k + 1]!;
+    return s * 8;
+  }
+
+  private totalSellQty(): number {
+    let s = 0;
+    for (let k = 0; k < this.askLevels; k++) s += this.book[ASKS + 2 * k + 1]!;
+    return s * 8;
+  }
+
+  /**
+   * Builds instrument `i`'s 5-level book into the scratch (`book`: bid price/qty pairs from 0,
+   * ask pairs from ASKS; `bidLevels`/`askLevels` of them), the one place its levels are drawn.
+   */
+  private fillBook(i: number): void {
     // A private stream keyed by the instrument and its tick count: the same state, the same book,
     // and building it does not disturb the price path.
     let s = mix32(this.seeds[i]! ^ Math.imul(this.tickCount[i]! + 1, 0x9e3779b1));
@@ -186,20 +229,30 @@ export class MarketColumns {
     const tick = this.tick[i]!;
     const lot = this.lot[i]!;
     const unit = Math.max(this.bidQty[i]!, this.askQty[i]!, lot);
-    const bids: BookLevel[] = [];
-    const asks: BookLevel[] = [];
+    const b = this.book;
+    let nb = 0;
+    let na = 0;
     let bp = this.bid[i]!;
     let ap = this.ask[i]!;
     for (let k = 0; k < DEPTH_LEVELS; k++) {
       const bq = k === 0 ? this.bidQty[i]! : lot * Math.max(1, Math.round((unit / lot) * (0.5 + 1.5 * next())));
       const aq = k === 0 ? this.askQty[i]! : lot * Math.max(1, Math.round((unit / lot) * (0.5 + 1.5 * next())));
-      if (bp >= this.lower[i]! && bp > 0) bids.push({ price: bp, qty: bq });
-      if (ap <= this.upper[i]!) asks.push({ price: ap, qty: aq });
+      if (bp >= this.lower[i]! && bp > 0) {
+        b[2 * nb] = bp;
+        b[2 * nb + 1] = bq;
+        nb++;
+      }
+      if (ap <= this.upper[i]!) {
+        b[ASKS + 2 * na] = ap;
+        b[ASKS + 2 * na + 1] = aq;
+        na++;
+      }
       const gap = next() < 0.7 ? 1 : 2;
       bp -= gap * tick;
       ap += (next() < 0.7 ? 1 : 2) * tick;
     }
-    return { bids, asks };
+    this.bidLevels = nb;
+    this.askLevels = na;
   }
 
   // ------------------------------------------------------------------------------------------

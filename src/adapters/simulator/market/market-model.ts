@@ -318,6 +318,11 @@ export class MarketModel {
     return this.c.quoteOf(this.mustIndex(id));
   }
 
+  /** The full quote's book totals alone (a full-mode tick carries them), without building the quote. */
+  bookTotals(id: string): { readonly buy: number; readonly sell: number } {
+    return this.c.bookTotals(this.mustIndex(id));
+  }
+
   // ------------------------------------------------------------------------------------------
 
   private step(i: number, ts: number, act: number, sqrtAct: number): MarketTick {

@@ -307,6 +307,14 @@ export class LiveMarket {
     return this.modelOf.get(code)?.model.quote(code);
   }
 
+  /**
+   * The book totals of a modelled `code` (undefined when it is not modelled): what a full-mode tick
+   * carries, per tick, so nothing is modelled or built on the way.
+   */
+  bookTotals(code: string): { readonly buy: number; readonly sell: number } | undefined {
+    return this.modelOf.get(code)?.model.bookTotals(code);
+  }
+
   /** The latest tick-shaped state of `code`, modelling it first if needed. */
   last(code: string): MarketTick | undefined {
     this.activate([code]);

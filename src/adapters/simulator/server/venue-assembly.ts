@@ -205,6 +205,7 @@ export async function assembleVenue(o: VenueAssemblyOptions): Promise<AssembledV
     },
     prepare: (codes) => market.activate(codes),
     quote: (code): MarketQuote | undefined => market.quote(code),
+    bookTotals: (code) => market.bookTotals(code),
     lastTick: (code): MarketTick | undefined => market.last(code),
     setPrice(code, price: Paise) {
       const t = market.setPrice(code, price);

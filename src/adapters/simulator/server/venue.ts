@@ -64,6 +64,8 @@ export interface SimVenue {
    */
   prepare(scripCodes: readonly string[]): void;
   quote(scripCode: string): MarketQuote | undefined;
+  /** The full quote's `totalBuyQty`/`totalSellQty` of a modelled instrument, cheaply (one per full-mode tick); undefined when not modelled. */
+  bookTotals(scripCode: string): { readonly buy: number; readonly sell: number } | undefined;
   /** The latest tick-shaped state (what a fresh WS subscriber gets first). */
   lastTick(scripCode: string): MarketTick | undefined;
   /** Control API: the price jumps to `price` (rounded to tick, clamped to circuits). */

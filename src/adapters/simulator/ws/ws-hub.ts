@@ -36,6 +36,7 @@ import {
   StreamMode,
   tickData,
   tickFrame,
+  tickFrameText,
   TickMode,
   wsKeyToScrip,
 } from './ws-messages.js';
@@ -51,6 +52,13 @@ export interface WsHubOptions {
   readonly maxBufferedBytes?: number;
   /** Unsent bytes above which a connection's ticks are conflated (latest per instrument). Default 1 MiB. */
   readonly conflateBytes?: number;
+  /**
+   * Told after each write to a connection which frames it carried, in order: the instrument and
+   * market time of each tick frame (undefined and 0 for any other frame). For measuring a
+   * client's reaction time from the moment a tick left (the daemon bench); the arrays are reused
+   * after the call returns.
+   */
+  readonly onFramesWritten?: (instruments: readonly (string | undefined)[], tickTs: readonly number[]) => void;
 }
 
 export interface WsHubDeps {
@@ -66,14 +74,21 @@ export const WsCloseCode = { TOKEN_DEAD: 4003, SLOW_CONSUMER: 4008, SHUTDOWN: 10
 
 const TICK_MODES: readonly TickMode[] = [TickMode.LTP, TickMode.QUOTE, TickMode.FULL];
 
+interface HeldTick {
+  readonly frame: string;
+  readonly ts: number;
+}
+
 class Connection {
   readonly subs = new Map<string, TickMode>();
   readonly streams = new Set<string>();
   queue: string[] = [];
   /** The instrument of each queued tick frame; undefined for any other frame (never conflated). */
   keys: (string | undefined)[] = [];
+  /** The market time of each queued tick frame (0 for any other frame). */
+  stamps: number[] = [];
   /** While the socket is backed up: the latest tick frame per instrument, sent once it drains. */
-  readonly held = new Map<string, string>();
+  readonly held = new Map<string, HeldTick>();
   drainHooked = false;
   queued = false;
   alive = true;
@@ -100,6 +115,7 @@ export class WsHub {
   readonly maxPerFrame: number;
   private readonly maxBuffered: number;
   private readonly conflateBytes: number;
+  private readonly onFramesWritten: WsHubOptions['onFramesWritten'];
   private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => this.upgrade(req, socket, head);
 
   constructor(
@@ -113,6 +129,7 @@ export class WsHub {
     this.maxPerFrame = positiveInt(options.maxPerFrame ?? 1000, 'maxPerFrame');
     this.maxBuffered = positiveInt(options.maxBufferedBytes ?? 64 * 1024 * 1024, 'maxBufferedBytes');
     this.conflateBytes = positiveInt(options.conflateBytes ?? 1024 * 1024, 'conflateBytes');
+    this.onFramesWritten = options.onFramesWritten;
     const heartbeatMs = positiveInt(options.heartbeatMs ?? 10_000, 'heartbeatMs');
     this.wss = new WebSocketServer({ noServer: true, autoPong: false, perMessageDeflate: false, maxPayload: 1024 * 1024 });
     server.on('upgrade', this.onUpgrade);
@@ -186,6 +203,7 @@ export class WsHub {
     c.subs.clear();
     c.queue = [];
     c.keys = [];
+    c.stamps = [];
     c.held.clear();
   }
 
@@ -243,7 +261,7 @@ export class WsHub {
     // A fresh subscriber gets the current state at once rather than waiting for the next move.
     for (const code of codes) {
       const q = this.deps.venue.lastTick(code);
-      if (q) this.send(c, this.tickFor(c, f.mode, q), this.deps.faults.wsPartial ? undefined : code);
+      if (q) this.send(c, this.tickFor(c, f.mode, q), this.deps.faults.wsPartial ? undefined : code, q.ts);
     }
   }
 
@@ -294,17 +312,17 @@ export class WsHub {
       if (mode === undefined) continue;
       const i = TICK_MODES.indexOf(mode);
       // Changed-fields-only frames build on each other: those are never conflated.
-      if (this.deps.faults.wsPartial) this.send(c, this.tickFor(c, mode, q));
-      else this.send(c, (cache[i] ??= this.tickFor(c, mode, q)), q.instrument);
+      if (this.deps.faults.wsPartial) this.send(c, this.tickFor(c, mode, q), undefined, q.ts);
+      else this.send(c, (cache[i] ??= this.tickFor(c, mode, q)), q.instrument, q.ts);
     }
   }
 
   private tickFor(c: Connection, mode: TickMode, q: MarketTick): string {
-    const data = tickData(mode, q, () => this.deps.venue.quote(q.instrument));
     if (!this.deps.faults.wsPartial) {
       c.lastSent = undefined;
-      return tickFrame(mode, q, data);
+      return tickFrameText(mode, q, mode === TickMode.FULL ? this.deps.venue.bookTotals(q.instrument) : undefined);
     }
+    const data = tickData(mode, q, () => this.deps.venue.quote(q.instrument));
     c.lastSent ??= new Map();
     const prev = c.lastSent.get(q.instrument);
     c.lastSent.set(q.instrument, data);
@@ -329,10 +347,11 @@ export class WsHub {
     }
   }
 
-  /** Queues `frame` for `c`; `instrument` marks a tick frame, which may be conflated. */
-  private send(c: Connection, frame: string, instrument?: string): void {
+  /** Queues `frame` for `c`; `instrument` marks a tick frame, which may be conflated; `ts` is a tick's market time. */
+  private send(c: Connection, frame: string, instrument?: string, ts = 0): void {
     c.queue.push(frame);
     c.keys.push(instrument);
+    c.stamps.push(ts);
     this.markDirty(c);
   }
 
@@ -354,9 +373,11 @@ export class WsHub {
     for (const c of conns) {
       c.queued = false;
       let frames = c.queue;
-      const keys = c.keys;
+      let keys = c.keys;
+      let stamps = c.stamps;
       c.queue = [];
       c.keys = [];
+      c.stamps = [];
       if (f.wsStall || c.ws.readyState !== c.ws.OPEN) continue;
       const unsent = c.ws.bufferedAmount;
       if (unsent > this.maxBuffered) {
@@ -364,33 +385,40 @@ export class WsHub {
         continue;
       }
       if (unsent > this.conflateBytes) {
-        frames = this.holdTicks(c, frames, keys);
+        frames = this.holdTicks(c, frames, keys, stamps);
+        // What is left to send now: none of it is a tick.
+        keys = frames.map(() => undefined);
+        stamps = frames.map(() => 0);
       } else if (c.held.size > 0) {
         // Drained: the latest state held back first, then what came since.
-        frames = [...c.held.values(), ...frames];
+        const held = [...c.held];
         c.held.clear();
+        frames = [...held.map(([, h]) => h.frame), ...frames];
+        keys = [...held.map(([k]) => k), ...keys];
+        stamps = [...held.map(([, h]) => h.ts), ...stamps];
       }
       // A drain after the held ticks went out with newer ones leaves nothing to send.
       if (frames.length === 0) continue;
       const encode = f.wsDoubleEncode ? (s: string) => JSON.stringify(s) : (s: string) => s;
       if (f.wsBatch) {
         c.ws.send(encode(frames.join('\n')));
-        continue;
+      } else {
+        const sock = (c.ws as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
+        sock?.cork();
+        for (const fr of frames) c.ws.send(encode(fr));
+        sock?.uncork();
       }
-      const sock = (c.ws as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
-      sock?.cork();
-      for (const fr of frames) c.ws.send(encode(fr));
-      sock?.uncork();
+      this.onFramesWritten?.(keys, stamps);
     }
   }
 
   /** Keeps the tick frames of `frames` as the latest per instrument until `c` drains; returns the rest. */
-  private holdTicks(c: Connection, frames: string[], keys: (string | undefined)[]): string[] {
+  private holdTicks(c: Connection, frames: string[], keys: (string | undefined)[], stamps: number[]): string[] {
     const rest: string[] = [];
     for (let k = 0; k < frames.length; k++) {
       const key = keys[k];
       if (key === undefined) rest.push(frames[k]!);
-      else c.held.set(key, frames[k]!);
+      else c.held.set(key, { frame: frames[k]!, ts: stamps[k]! });
     }
     const sock = (c.ws as unknown as { _socket?: { once(event: 'drain', fn: () => void): void } })._socket;
     if (c.held.size > 0 && !c.drainHooked && sock) {

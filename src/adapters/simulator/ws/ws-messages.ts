@@ -76,6 +76,52 @@ export function tickFrame(mode: TickMode, q: MarketTick, data: Record<string, nu
   return JSON.stringify({ mode, instrument: idOf(q.instrument), exchange: prefixOf(q.instrument), timestamp: q.ts, data });
 }
 
+/** The book totals a full-mode tick carries (the full quote's), when the venue models the instrument. */
+export interface BookTotals {
+  readonly buy: number;
+  readonly sell: number;
+}
+
+/** A number as JSON.stringify writes it (a non-finite one is `null`). */
+function num(v: number): string {
+  return Number.isFinite(v) ? `${v}` : 'null';
+}
+
+/**
+ * `{"mode":…,"instrument":…,"exchange":…,"timestamp":` per mode and instrument, made once: bounded
+ * by the instruments a simulator quotes (a few thousand in a run, the universe at most).
+ */
+const heads: Readonly<Record<TickMode, Map<string, string>>> = { ltp: new Map(), quote: new Map(), full: new Map() };
+
+function headOf(mode: TickMode, instrument: string): string {
+  const byCode = heads[mode];
+  let h = byCode.get(instrument);
+  if (h === undefined) {
+    h = JSON.stringify({ mode, instrument: idOf(instrument), exchange: prefixOf(instrument), timestamp: 0 });
+    // Everything up to the timestamp's value: drop the `0}`.
+    h = h.slice(0, h.length - 2);
+    byCode.set(instrument, h);
+  }
+  return h;
+}
+
+/**
+ * The same text as `tickFrame(mode, q, tickData(mode, q, quote))` (same members, same order, same
+ * numbers), written directly: the hub makes one per tick per mode, at tens of thousands a second
+ * for a 3,000-instrument subscriber, and the object, its spread and the full quote behind
+ * `tickData` were most of the simulator's CPU and garbage per tick sent. Test-pinned to that form.
+ */
+export function tickFrameText(mode: TickMode, q: MarketTick, totals: BookTotals | undefined): string {
+  const head = `${headOf(mode, q.instrument)}${num(q.ts)},"data":{"ltp":${num(toRupees(q.ltp))}`;
+  if (mode === TickMode.LTP) return `${head}}}`;
+  const base = `${head},"open":${num(toRupees(q.open))},"high":${num(toRupees(q.high))},"low":${num(toRupees(q.low))},"close":${num(toRupees(q.close))},"volume":${num(q.volume)},"ltt":${num(q.ltt ?? q.ts)}`;
+  if (mode === TickMode.QUOTE) return `${base}}}`;
+  return (
+    `${base},"total_buy_qty":${num(totals?.buy ?? q.bidQty)},"total_sell_qty":${num(totals?.sell ?? q.askQty)},"oi":${num(q.oi ?? 0)}` +
+    `,"bid_price":${num(toRupees(q.bid))},"bid_qty":${num(q.bidQty)},"ask_price":${num(toRupees(q.ask))},"ask_qty":${num(q.askQty)}}}`
+  );
+}
+
 /**
  * One-letter statuses as observed on the live order stream (never published): the initial of the
  * full status; a dormant smart leg (`PENDING`) waits for a trigger.
