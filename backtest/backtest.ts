@@ -75,10 +75,25 @@ export function demandOf(definition: StrategyDefinition, params: Readonly<Record
  */
 export async function backtest(req: BacktestRequest): Promise<BacktestOutcome> {
   const charges = typeof req.charges === 'string' ? chargeModel(req.charges) : req.charges;
+  return outcomeOf(req, charges, await runOf(req, charges));
+}
+
+/**
+ * The metrics of the same run alone, computed as `backtest()` computes them, without the rest of
+ * the outcome (the report's charges itemised fill by fill, the per-instrument results): what a
+ * sweep keeps of each combination.
+ */
+export async function backtestMetrics(req: BacktestRequest): Promise<Metrics> {
+  const charges = typeof req.charges === 'string' ? chargeModel(req.charges) : req.charges;
+  const run = await runOf(req, charges);
+  return metricsOf(run, roundTrips(run).trades);
+}
+
+async function runOf(req: BacktestRequest, charges: ChargeModel): Promise<BacktestRun> {
   const strategyId = req.strategyId ?? req.definition.name;
   const instances = req.instances ?? [{ id: strategyId, params: req.params }];
   const series = seriesForStrategies(req.series, instances.map((i) => demandOf(i.definition ?? req.definition, i.params, i.id, req.instruments)));
-  const run = await runBacktest({
+  return runBacktest({
     series,
     instruments: req.instruments,
     strategies: instances.map((i) => ({ id: i.id, definition: i.definition ?? req.definition, params: i.params })),
@@ -97,7 +112,23 @@ export async function backtest(req: BacktestRequest): Promise<BacktestOutcome> {
     ...(req.log ? { log: req.log } : {}),
     ...(req.onProgress ? { onProgress: req.onProgress } : {}),
   });
-  return outcomeOf(req, charges, run);
+}
+
+/** The run's fills paired into round trips, each closing trade with why it ended. */
+function roundTrips(run: BacktestRun): ReturnType<typeof pairTrades> {
+  const exitTags = run.intradayExitTags;
+  return pairTrades(run.fills, (tag) => (isBrokerSquareOff(tag) ? FillVia.SQUARE_OFF : exitTags.has(tag) || exitTags.has(sliceRoot(tag)) ? FillVia.INTRADAY_EXIT : undefined));
+}
+
+function metricsOf(run: BacktestRun, trades: ReturnType<typeof pairTrades>['trades']): Metrics {
+  return computeMetrics({
+    curve: run.curve,
+    startingCash: run.startingCash,
+    trades,
+    chargesPaid: run.fills.reduce((a, f) => a + f.charges, 0),
+    fills: run.fills.length,
+    ...(run.firstStart !== undefined ? { firstStart: run.firstStart } : {}),
+  });
 }
 
 /**
@@ -106,17 +137,8 @@ export async function backtest(req: BacktestRequest): Promise<BacktestOutcome> {
  */
 export function outcomeOf(req: BacktestRequest, charges: ChargeModel, run: BacktestRun): BacktestOutcome {
   const strategyId = req.strategyId ?? req.definition.name;
-  const exitTags = run.intradayExitTags;
-  const { trades, open } = pairTrades(run.fills, (tag) => (isBrokerSquareOff(tag) ? FillVia.SQUARE_OFF : exitTags.has(tag) || exitTags.has(sliceRoot(tag)) ? FillVia.INTRADAY_EXIT : undefined));
-  const chargesPaid = run.fills.reduce((a, f) => a + f.charges, 0);
-  const metrics = computeMetrics({
-    curve: run.curve,
-    startingCash: run.startingCash,
-    trades,
-    chargesPaid,
-    fills: run.fills.length,
-    ...(run.firstStart !== undefined ? { firstStart: run.firstStart } : {}),
-  });
+  const { trades, open } = roundTrips(run);
+  const metrics = metricsOf(run, trades);
   let chargeTotals: ChargeTotals | undefined;
   const report: BacktestReportInput = {
     series: req.series,

@@ -1,12 +1,12 @@
 /**
- * One sweep combination: the same `backtest()` as a single run, answered as a SweepReply. Used by
- * the worker threads and by the main thread's own lane (sweep.ts), so a row is computed the same
- * way wherever it runs.
+ * One sweep combination: the same run and metrics as a single `backtest()` (backtestMetrics),
+ * answered as a SweepReply. Used by the worker threads and by the main thread (sweep.ts), so a row
+ * is computed the same way wherever it runs.
  */
 import { describeError } from '../../src/core/errors.js';
 import { InstrumentTable } from '../../src/core/instruments.js';
 import { resolveStrategy } from '../../src/strategies/strategy-file.js';
-import { backtest } from '../backtest.js';
+import { backtestMetrics } from '../backtest.js';
 import { chargeModel } from '../charges/charge-preset.js';
 import { silentLogger } from '../../src/core/silent-log.js';
 import { jsonFinalEquity, jsonMetrics } from '../report/backtest-result.js';
@@ -29,7 +29,7 @@ export async function comboRunner(job: SweepJob): Promise<ComboRunner> {
   return async (task) => {
     try {
       const params = { ...job.params, ...task.params };
-      const out = await backtest({
+      const metrics = await backtestMetrics({
         definition,
         params,
         ...(job.perInstrument ? { instances: job.perInstrument.map((id) => ({ id: `${definition.name}-${id}`, params: { ...params, instrument: id } })) } : {}),
@@ -40,8 +40,9 @@ export async function comboRunner(job: SweepJob): Promise<ComboRunner> {
         ...job.settings,
         ...(job.risk ? { risk: job.risk } : {}),
       });
-      // The report's figures alone, exactly as its JSON has them (the rest of the report is not kept).
-      return { index: task.index, metrics: jsonMetrics(out.report.metrics), finalEquity: jsonFinalEquity(out.report.metrics) };
+      // The report's figures alone, exactly as its JSON has them (the rest of the report is not
+      // built: a combination costs its run and its metrics, nothing a row does not show).
+      return { index: task.index, metrics: jsonMetrics(metrics), finalEquity: jsonFinalEquity(metrics) };
     } catch (e) {
       return { index: task.index, error: describeError(e) };
     }
