@@ -357,6 +357,27 @@ export class Daemon {
     }
   }
 
+  /**
+   * The account's brokerage and charges for the day, for the terminal summary, read from the
+   * broker's funds when fills came without their charges (a trade book gives none). At most 3 s:
+   * a broker that does not answer leaves the summary saying the charges are not known.
+   */
+  private async accountCharges(): Promise<Paise | undefined> {
+    const stats = this.stats.snapshot();
+    if (!this.observers?.display || stats.fills === 0 || stats.chargedFills === stats.fills) return undefined;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const read = Promise.resolve(this.o.session.venue.funds()).then((f) => f.charges);
+      const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), 3000)));
+      return await Promise.race([read, late]);
+    } catch (e) {
+      this.log.warn({ err: e }, 'daemon: the day\'s charges could not be read for the summary');
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   private async runAction(engine: Engine, action: ShutdownAction, reason: string, timeoutMs: number): Promise<void> {
     if (action === 'cancel') await engine.cancelAll(reason, timeoutMs);
     else if (action === 'flatten') await engine.flatten(reason, timeoutMs);
@@ -371,7 +392,7 @@ export class Daemon {
     this.circuits?.stop();
     this.feedSub?.unsubscribe();
     this.offReconnect?.();
-    this.observers?.display?.stop();
+    this.observers?.display?.stop(await this.accountCharges());
     const steps: Array<[string, () => Promise<void> | undefined]> = [
       ['ops endpoint', () => this.ops?.stop()],
       ['broker session', () => this.o.session.close()],

@@ -25,6 +25,8 @@ export interface StatsSnapshot {
   readonly positions: ReadonlyArray<{ readonly instrument: string; readonly netQty: number; readonly pnl: Paise }>;
   readonly pnl: Paise;
   readonly charges: Paise;
+  /** Fills whose venue gave their charges (a broker's trade book often gives none: see `charges`). */
+  readonly chargedFills: number;
   readonly lastEventTs: number | undefined;
   readonly lastTickTs: number | undefined;
 }
@@ -35,6 +37,7 @@ export class SessionStats {
   private denialCount = 0;
   private alertCount = 0;
   private chargesTotal = 0;
+  private chargedFillCount = 0;
   private orderCount = 0;
   private rejectedCount = 0;
   /**
@@ -80,7 +83,10 @@ export class SessionStats {
         const s = sideSign(e.side);
         h.netQty += s * e.qty;
         h.cash -= s * e.qty * e.price;
-        this.chargesTotal += e.charges ?? 0;
+        if (e.charges !== undefined) {
+          this.chargesTotal += e.charges;
+          this.chargedFillCount++;
+        }
         this.last.set(e.instrument, e.price);
         return;
       }
@@ -148,6 +154,7 @@ export class SessionStats {
       positions,
       pnl: Math.round(pnl - this.chargesTotal),
       charges: this.chargesTotal,
+      chargedFills: this.chargedFillCount,
       lastEventTs: this.lastTs,
       lastTickTs: this.lastTick,
     };

@@ -6,6 +6,7 @@
  */
 import type { Event } from '../core/events.js';
 import type { Clock } from '../core/clock.js';
+import type { Paise } from '../core/money.js';
 import { formatIst } from '../core/time.js';
 import type { SessionStats, StatsSnapshot } from './session-stats.js';
 
@@ -32,6 +33,20 @@ const int = new Intl.NumberFormat('en-IN');
 
 export function rupees(paise: number): string {
   return inr.format(paise / 100);
+}
+
+/**
+ * The session's P&L and its charges, saying where the charges come from: a broker's trade book
+ * gives fills without charges, and "after ₹0.00 charges" would then be a false figure. Fills
+ * that carry charges are netted; otherwise the account's charges for the day (its funds, which
+ * also hold what was traded outside tarang today) are shown beside the P&L before them.
+ */
+export function pnlLine(s: StatsSnapshot, accountCharges?: Paise): string {
+  if (s.fills === 0) return `P&L ${rupees(s.pnl)}`;
+  if (s.chargedFills === s.fills) return `P&L ${rupees(s.pnl)} (after ${rupees(s.charges)} charges)`;
+  const before = s.pnl + s.charges;
+  if (accountCharges === undefined) return `P&L ${rupees(before)} before charges (the broker gave no charges with its fills; \`tarang account\` shows the day's charges)`;
+  return `P&L ${rupees(before)} before charges, ${rupees(before - accountCharges)} after the ${rupees(accountCharges)} of brokerage and charges the account booked today`;
 }
 
 export class StatusDisplay {
@@ -77,8 +92,11 @@ export class StatusDisplay {
     else this.suppressed++;
   }
 
-  /** Final summary; stops refreshing. */
-  stop(): void {
+  /**
+   * Final summary; stops refreshing. `accountCharges`: brokerage and charges the broker's funds
+   * show for the day, read at stop when the fills came without theirs.
+   */
+  stop(accountCharges?: Paise): void {
     clearInterval(this.timer);
     this.timer = undefined;
     if (this.o.intervalMs <= 0) return;
@@ -87,7 +105,7 @@ export class StatusDisplay {
     const pos = s.positions.map((p) => `${this.name(p.instrument)} ${p.netQty > 0 ? '+' : ''}${p.netQty}`).join(', ') || 'none';
     this.out.write(
       `\nsession summary: ${int.format(s.ticks)} ticks, ${s.orders} orders (${s.rejected} rejected), ${s.fills} fills, ${s.denials} denied, ${s.alerts} alerts\n` +
-        `  open positions: ${pos}\n  P&L ${rupees(s.pnl)} (after ${rupees(s.charges)} charges)\n`,
+        `  open positions: ${pos}\n  ${pnlLine(s, accountCharges)}\n`,
     );
   }
 

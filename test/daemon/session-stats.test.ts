@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import { VirtualClock } from '../../src/core/clock.js';
 import type { OrderSnapshot } from '../../src/core/events.js';
 import { SessionStats } from '../../src/daemon/session-stats.js';
-import { StatusDisplay } from '../../src/daemon/status-display.js';
+import { pnlLine, StatusDisplay } from '../../src/daemon/status-display.js';
 
 const order = (tag: string, status: OrderSnapshot['status'], reason?: string): OrderSnapshot => ({
   tag, strategyId: 's1', instrument: 'NSE_1', side: 'BUY', qty: 10, orderType: 'MARKET', product: 'INTRADAY', validity: 'DAY', status, filledQty: 0, filledValue: 0, modifications: 0, ...(reason ? { reason } : {}),
@@ -72,6 +72,20 @@ describe('StatusDisplay', () => {
     expect(text).toMatch(/session summary: 1 ticks, 1 orders \(1 rejected\), 1 fills, 0 denied, 0 alerts/);
     expect(text).toContain('open positions: RELIANCE +5');
     expect(text.split('\n').filter((l) => l.includes('tick')).length).toBe(1);
+  });
+
+  it('says the summary P&L is before charges when the fills came without theirs, and nets the account charges read at stop', () => {
+    const fill = (id: string, side: 'BUY' | 'SELL', price: number, charges?: number) => ({ type: 'fill' as const, ts: 1, fillId: id, tag: id, strategyId: 's1', instrument: 'NSE_1', side, qty: 10, price, product: 'INTRADAY' as const, ...(charges !== undefined ? { charges } : {}) });
+    const stats = new SessionStats();
+    expect(pnlLine(stats.snapshot())).toBe('P&L ₹0.00');
+    stats.observe(fill('f1', 'BUY', 79_410));
+    stats.observe(fill('f2', 'SELL', 79_460));
+    expect(pnlLine(stats.snapshot())).toBe("P&L ₹5.00 before charges (the broker gave no charges with its fills; `tarang account` shows the day's charges)");
+    expect(pnlLine(stats.snapshot(), 95)).toBe('P&L ₹5.00 before charges, ₹4.05 after the ₹0.95 of brokerage and charges the account booked today');
+    const charged = new SessionStats();
+    charged.observe(fill('f1', 'BUY', 79_410, 40));
+    charged.observe(fill('f2', 'SELL', 79_460, 55));
+    expect(pnlLine(charged.snapshot(), 1_000)).toBe('P&L ₹4.05 (after ₹0.95 charges)');
   });
 
   it('caps event lines per second and says how many it held back', () => {

@@ -238,6 +238,8 @@ export class BrokerVenue implements ExecutionVenue {
       available: Math.round(available * 100),
       realizedPnl: Math.round(f.realizedPnl * 100),
       unrealizedPnl: Math.round(f.unrealizedPnl * 100),
+      // Spec 2.2: brokerage, eq_charges and fno_charges, each accrued for the day.
+      charges: Math.round((f.brokerage + f.eqCharges + f.fnoCharges) * 100),
       ts: this.broker.clock.now(),
     };
   }

@@ -256,6 +256,8 @@ export interface VenueFunds {
   readonly used?: Paise;
   readonly realizedPnl?: Paise;
   readonly unrealizedPnl?: Paise;
+  /** Brokerage and charges accrued for the day (the whole account's), paise, when the venue says. */
+  readonly charges?: Paise;
   readonly ts: number;
 }
 
