@@ -9,14 +9,14 @@
  * given candles; `merge` (downloads, a window at a time) keeps the month's other candles and lets
  * the new ones win at equal starts.
  */
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { isInterval, type Interval } from '../../core/candles.js';
 import { CatalogError } from './catalog-error.js';
 import { checkColumns, type CandleColumnsIn, type CatalogSeries } from './candle-columns.js';
 import { checkInstrumentId, checkInterval, manifestFile, monthEnd, monthOf, monthStart, partitionFile, seriesDir } from './catalog-layout.js';
 import type { MonthStamp } from './column-image.js';
-import { buildYear, ImageRun, type YearColumns } from './year-image.js';
+import { buildYear, ImageRun, monthColumns, type YearColumns } from './year-image.js';
 import { DuckDbSession } from './duckdb-session.js';
 import { addCovered, emptyManifest, readManifest, writeManifest, type Manifest } from './manifest.js';
 import { readMonth, writeMonth, type MonthRows } from './parquet-month.js';
@@ -109,7 +109,16 @@ export class CandleCatalog {
       months.push(month);
       a = b;
     }
-    for (const year of new Set(months.map((mo) => mo.slice(0, 4)))) await buildYear(this.db, dir + sep, interval, year, m, fresh);
+    for (const year of new Set(months.map((mo) => mo.slice(0, 4)))) {
+      try {
+        await buildYear(this.db, dir + sep, interval, year, m, fresh);
+      } catch (e) {
+        // Another month of the year is missing or damaged: the write itself stands, and without an
+        // image a read of that year names the bad month (instead of a stale image hiding it).
+        if (!(e instanceof CatalogError)) throw e;
+        rmSync(join(dir, `${year}.arrow`), { force: true });
+      }
+    }
     if (o.lotSize !== undefined) m.lotSize = o.lotSize;
     if (o.covered) m.covered = addCovered(m.covered, o.covered[0], o.covered[1]);
     m.sources = [...m.sources.filter((s) => s !== o.source), o.source].slice(-MAX_SOURCES);
@@ -154,7 +163,7 @@ export class CandleCatalog {
     const dir = seriesDir(this.dir, interval, instrument) + sep;
     // A year's months at a time: they are one run of rows in that year's image. Every image is
     // opened before the columns are allocated (year-image.ts ImageRun says why).
-    const runs: Array<{ readonly year: string; readonly firstMonth: string; readonly rows: number; readonly image: ImageRun | undefined }> = [];
+    const runs: Array<{ readonly year: string; readonly months: readonly string[]; readonly rows: number; readonly image: ImageRun | undefined }> = [];
     try {
       for (let k = 0; k < months.length; ) {
         const year = months[k]!.slice(0, 4);
@@ -172,7 +181,7 @@ export class CandleCatalog {
           rows += entry.rows;
           yearHasOi ||= entry.hasOi;
         }
-        runs.push({ year, firstMonth: months[k]!, rows, image: ImageRun.open(`${dir}${year}.arrow`, stamps, yearHasOi) });
+        runs.push({ year, months: months.slice(k, e), rows, image: ImageRun.open(`${dir}${year}.arrow`, stamps, yearHasOi) });
         k = e;
       }
 
@@ -186,9 +195,13 @@ export class CandleCatalog {
       let at = 0;
       for (const run of runs) {
         if (!run.image?.readInto(t, at)) {
-          // No image, or one that does not match the Parquet months: rebuild it, then copy this read's months.
-          const y = await buildYear(this.db, dir, interval, run.year, m, new Map(), { cacheOnly: true });
-          const first = y.firstRow.get(run.firstMonth)!;
+          // No image, or one that does not match the Parquet months: rebuild it, then copy this
+          // read's months. When another month of the year is bad, this read's months alone.
+          const y = await buildYear(this.db, dir, interval, run.year, m, new Map(), { cacheOnly: true }).catch(async (e: unknown) => {
+            if (!(e instanceof CatalogError)) throw e;
+            return monthColumns(this.db, dir, interval, run.months, m, new Map(), `${dir}${run.year}.arrow`);
+          });
+          const first = y.firstRow.get(run.months[0]!)!;
           for (const name of ['start', 'ts', 'open', 'high', 'low', 'close', 'volume'] as const) t[name].set(y.columns[name].subarray(first, first + run.rows), at);
           if (t.oi) {
             if (y.columns.oi) t.oi.set(y.columns.oi.subarray(first, first + run.rows), at);

@@ -86,13 +86,39 @@ export interface BuiltYear {
  * Builds and writes the image of `year` (`YYYY`) of the series in `dir` (ending in a separator)
  * from every month the manifest lists in that year; returns its columns. `fresh`: months just
  * written, as stored. `cacheOnly` (a read): failing to write the image is not an error (a
- * read-only catalog just stays on the slow path).
+ * read-only catalog just stays on the slow path). A month of the year that is missing or does
+ * not hold the candles its manifest says is a CatalogError naming its file.
  */
 export async function buildYear(db: DuckDbSession, dir: string, interval: Interval, year: string, m: Manifest, fresh: ReadonlyMap<string, MonthRows>, o: { cacheOnly?: boolean } = {}): Promise<BuiltYear> {
   const months = Object.keys(m.months)
     .filter((mo) => mo.startsWith(`${year}-`))
     .sort();
-  const imageFile = `${dir}${year}.arrow`;
+  const { columns, firstRow, stamps } = await monthColumns(db, dir, interval, months, m, fresh, `${dir}${year}.arrow`);
+  const { writeColumnImage } = await import('./column-image-write.js');
+  const named: Array<[string, Float64Array]> = COLUMNS.map((n) => [n, columns[n]]);
+  if (columns.oi) named.push(['oi', columns.oi]);
+  try {
+    writeColumnImage(`${dir}${year}.arrow`, stamps, named);
+    for (const mo of months) rmSync(`${dir}${mo}.arrow`, { force: true });
+  } catch (e) {
+    if (!o.cacheOnly) throw e;
+  }
+  return { columns, firstRow };
+}
+
+/**
+ * The columns of `months` (sorted, of one year) one after another: each month from `fresh`, else
+ * from the image at `imageFile` while it holds the month as stamped, else decoded from Parquet.
+ */
+export async function monthColumns(
+  db: DuckDbSession,
+  dir: string,
+  interval: Interval,
+  months: readonly string[],
+  m: Manifest,
+  fresh: ReadonlyMap<string, MonthRows>,
+  imageFile: string,
+): Promise<BuiltYear & { readonly stamps: readonly MonthStamp[] }> {
   const old = ColumnImage.open(imageFile);
   const parts: MonthRows[] = [];
   const stamps: MonthStamp[] = [];
@@ -138,16 +164,7 @@ export async function buildYear(db: DuckDbSession, dir: string, interval: Interv
     row += s.rows;
   }
 
-  const { writeColumnImage } = await import('./column-image-write.js');
-  const named: Array<[string, Float64Array]> = COLUMNS.map((n) => [n, columns[n]]);
-  if (columns.oi) named.push(['oi', columns.oi]);
-  try {
-    writeColumnImage(imageFile, stamps, named);
-    for (const mo of months) rmSync(`${dir}${mo}.arrow`, { force: true });
-  } catch (e) {
-    if (!o.cacheOnly) throw e;
-  }
-  return { columns, firstRow };
+  return { columns, firstRow, stamps };
 }
 
 /** A month's rows out of an older image of its year, when it holds them as `stamp` says. */

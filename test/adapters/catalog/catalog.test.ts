@@ -199,6 +199,18 @@ describe('candle catalog', () => {
     }
   });
 
+  it('writes a month whose year holds a missing month, and leaves that year to a read that names the missing file', async () => {
+    await catalog.write('NSE_1333', '1minute', candles(istDateTime('2024-01-02', '09:15'), 10, 100_000), { source: 'a' });
+    const jan = join(dir, '1minute', 'NSE_1333', '2024-01.parquet');
+    unlinkSync(jan);
+    const feb = candles(istDateTime('2024-02-01', '09:15'), 10, 200_000);
+    await catalog.write('NSE_1333', '1minute', feb, { source: 'b' });
+    expect(catalog.manifest('NSE_1333', '1minute')!.months['2024-02']!.rows).toBe(10);
+    expect(readdirSync(join(dir, '1minute', 'NSE_1333'))).not.toContain('2024.arrow');
+    await expect(catalog.read('NSE_1333', '1minute')).rejects.toThrow(`catalog partition ${jan} is missing`);
+    expect([...(await catalog.read('NSE_1333', '1minute', { from: feb.start[0]! })).close]).toEqual([...feb.close]);
+  });
+
   it('replaces month images of the first format (int32 prices) with the year image, reading the same candles', async () => {
     const c = candles(istDateTime('2024-03-01', '09:15'), 30, 100_000);
     await catalog.write('NSE_1333', '1minute', c, { source: 'test' });
