@@ -7,11 +7,11 @@
  * Validated by zod when written, and stamped with `check`, a hash of the rest of it as compact
  * JSON: a read whose manifest still matches its stamp (it is as tarang wrote it) skips zod, which
  * costs a backtest's one cold read of a 123-month series ~5 ms of CPU (zod compiles its schema on
- * first use), against ~0.1 ms for the hash. A manifest without a stamp (older, or edited by hand)
- * or not matching it is validated by zod as before. The hash is cyrb53 in a few lines of
- * JavaScript, not node:crypto's SHA-256: the stamp has to notice an edit, not resist an attacker,
- * and the first createHash in a process loads enough code to draw a full collection (~8 ms of CPU,
- * --trace-gc) inside the read.
+ * first use), against well under a millisecond for JSON.stringify and the hash. A manifest
+ * without a stamp (older, or edited by hand) or not matching it is validated by zod as before.
+ * The hash is cyrb53 in a few lines of JavaScript (below), not node:crypto's SHA-256: the stamp
+ * has to notice an edit, not resist an attacker, and the first createHash in a process loads
+ * enough code to draw a full collection (~8 ms of CPU, --trace-gc) inside the read.
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -70,18 +70,32 @@ export function readManifest(file: string): Manifest | undefined {
   return r.data;
 }
 
-/** cyrb53 (a widely used 53-bit string hash) of `compactJson`, as `cyrb53:` and base 36. */
+/**
+ * cyrb53 (a widely used 53-bit string hash) over the UTF-8 bytes of `compactJson` taken four at a
+ * time as little-endian words (three times fewer steps than one per character: ~0.3 ms against
+ * ~1-2 ms for a 123-month manifest, cold), as `cyrb53w:` and base 36. On a big-endian machine the
+ * words differ, the stamp never matches, and manifests are validated by zod: slower, never wrong.
+ */
 function stamp(compactJson: string): string {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < compactJson.length; i++) {
-    const c = compactJson.charCodeAt(i);
+  const bytes = Buffer.from(compactJson, 'utf8');
+  const n = bytes.length >> 2;
+  // Buffer.from aligns its memory to 8 bytes (own buffer or pool slot); copy in the odd case it does not.
+  const words = bytes.byteOffset % 4 === 0 ? new Int32Array(bytes.buffer, bytes.byteOffset, n) : new Int32Array(Uint8Array.from(bytes.subarray(0, 4 * n)).buffer);
+  let h1 = 0xdeadbeef ^ bytes.length;
+  let h2 = 0x41c6ce57 ^ bytes.length;
+  for (let i = 0; i < n; i++) {
+    const w = words[i]!;
+    h1 = Math.imul(h1 ^ w, 2654435761);
+    h2 = Math.imul(h2 ^ w, 1597334677);
+  }
+  for (let i = 4 * n; i < bytes.length; i++) {
+    const c = bytes[i]!;
     h1 = Math.imul(h1 ^ c, 2654435761);
     h2 = Math.imul(h2 ^ c, 1597334677);
   }
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return `cyrb53:${(4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36)}`;
+  return `cyrb53w:${(4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36)}`;
 }
 
 /** The manifest in `json` when it carries the `check` writeManifest stamped it with, still matching the rest of it. */
