@@ -15,11 +15,15 @@
 // CPU: every thread, user + system), minor page faults, the candle count, a SHA-256 of the
 // columns the backtest consumes (so the parent checks both sources gave the same candles), and
 // whether DuckDB's native library got loaded (Linux: /proc/self/maps), which a read of current
-// column images must not need.
+// column images must not need, and how many full (mark-compact) collections started inside the
+// read: V8 answers tens of megabytes of fresh ArrayBuffers with one at the next allocation that
+// takes its slow path, which falls inside the read or just after it, so it explains much of the
+// spread between runs.
 import { Buffer } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
+import { performance, PerformanceObserver, constants } from 'node:perf_hooks';
+import { setTimeout } from 'node:timers/promises';
 import process from 'node:process';
 import { CandleCatalog } from '../dist/src/adapters/catalog/index.js';
 import { loadCatalogCandles } from '../dist/backtest/data/catalog-source.js';
@@ -52,6 +56,12 @@ const [mode, path, instrument] = process.argv.slice(2);
 if (!(mode === 'csv' || mode === 'touch' || (mode === 'catalog' && instrument))) throw new Error('usage: catalog-read.child.mjs csv FILE | catalog DIR INSTRUMENT | touch BYTES');
 const catalog = mode === 'catalog' ? new CandleCatalog(path) : undefined;
 
+const gcStarts = [];
+const gcObserver = new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) if (e.detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) gcStarts.push(e.startTime);
+});
+gcObserver.observe({ entryTypes: ['gc'] });
+
 const faults0 = process.resourceUsage().minorPageFault;
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
@@ -62,6 +72,10 @@ const wallMs = performance.now() - t0;
 const cpu = process.cpuUsage(cpu0);
 const minorFaults = process.resourceUsage().minorPageFault - faults0;
 
-const result = { wallMs, cpuMs: (cpu.user + cpu.system) / 1000, sysMs: cpu.system / 1000, minorFaults, candles: series?.length ?? 0, digest: series ? digest(series) : '', duckdbLoaded: duckdbLoaded() };
+// GC entries reach the observer on a later turn of the event loop.
+await setTimeout(20);
+gcObserver.disconnect();
+const majorGcs = gcStarts.filter((t) => t >= t0 && t <= t0 + wallMs).length;
+const result = { majorGcs, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, sysMs: cpu.system / 1000, minorFaults, candles: series?.length ?? 0, digest: series ? digest(series) : '', duckdbLoaded: duckdbLoaded() };
 catalog?.close();
 process.stdout.write(`${JSON.stringify(result)}\n`);

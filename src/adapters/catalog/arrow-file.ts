@@ -4,13 +4,16 @@
  * else (dictionaries, nested or nullable columns, compression, several batches, damage) is
  * `undefined`, never an exception, so the caller can fall back to the Parquet file.
  *
+ * Two ways: `readArrowColumns` hands back typed-array views over a whole file's bytes, and
+ * `readArrowLayout` asks a callback for just the regions it parses (the file's ends, the footer,
+ * the batch header) and says where each column's values lie, so a reader can fetch them straight
+ * into memory of its own (column-image.ts reads a year image's columns into a series that way).
+ *
  * Why not apache-arrow's reader (which writes these files, and which tests hold this reader
- * against): a backtest reads a month file per month, and a catalog read of a million minute
- * candles is ~120 files in tens of milliseconds. Loading apache-arrow costs a process ~120 ms of CPU before the
- * first file, and its generic reader, run cold, ~0.3 ms a file; this reads a file's footer and
- * batch header (a few dozen flatbuffer fields, Arrow's Footer.fbs / Message.fbs / Schema.fbs)
- * and hands back typed-array views over the caller's bytes, without copying. It is written for a
- * cold start (a backtest reads once): plain functions over one DataView, whose reads throw
+ * against): loading apache-arrow costs a process ~120 ms of CPU before the first file, and its
+ * generic reader, run cold, ~0.3 ms a file, and it wants the whole file in memory; this reads a
+ * few dozen flatbuffer fields (Arrow's Footer.fbs / Message.fbs / Schema.fbs). It is written for a
+ * cold start (a backtest reads once): plain functions over a DataView, whose reads throw
  * RangeError past the end (the bounds check), no destructuring, closures or per-field maps; a
  * first version built of small helper methods cost ~0.7M instructions a file, mostly V8
  * compiling the helpers, against ~0.2M for this (callgrind, 123 files, cold).
@@ -64,26 +67,73 @@ function text(b: Buffer, v: DataView, s: number): string {
   return b.toString('utf8', s + 4, s + 4 + v.getUint32(s, true));
 }
 
-/** The Arrow IPC file in `bytes`, or undefined when it is not the shape described above. */
-export function readArrowColumns(bytes: Uint8Array): ArrowColumns | undefined {
+/** Where a column's values lie in the file: `at` is a byte position in the file, `width` 4 (Int32) or 8 (Float64). */
+export interface ArrowColumnSpan {
+  readonly name: string;
+  readonly width: 4 | 8;
+  readonly at: number;
+}
+
+/** The file's layout without its column values: what a reader needs to fetch each column where it wants it. */
+export interface ArrowLayout {
+  readonly rows: number;
+  readonly metadata: ReadonlyMap<string, string>;
+  readonly columns: readonly ArrowColumnSpan[];
+}
+
+/**
+ * `read(position, length)`: the file's bytes at `position` (exactly `length` of them, or a
+ * RangeError). Only the last bytes, the footer and the batch header are asked for, never the
+ * column values, so a caller can fetch those straight into their destination.
+ */
+export type RegionReader = (position: number, length: number) => Uint8Array;
+
+/** The layout of the Arrow IPC file of `size` bytes that `read` fetches from, or undefined when it is not the shape described above. */
+export function readArrowLayout(size: number, read: RegionReader): ArrowLayout | undefined {
   if (!LITTLE_ENDIAN) return undefined;
   try {
-    return parse(bytes);
+    return layout(size, read);
   } catch (e) {
     if (e instanceof RangeError || e instanceof TypeError) return undefined;
     throw e;
   }
 }
 
-function parse(bytes: Uint8Array): ArrowColumns | undefined {
+/** The Arrow IPC file in `bytes`, or undefined when it is not the shape described above. */
+export function readArrowColumns(bytes: Uint8Array): ArrowColumns | undefined {
   const n = bytes.length;
-  const v = new DataView(bytes.buffer, bytes.byteOffset, n);
-  const b = Buffer.from(bytes.buffer, bytes.byteOffset, n);
-  if (n < 18 || v.getUint32(0, true) !== MAGIC_HEAD || v.getUint16(4, true) !== MAGIC_TAIL || v.getUint32(n - 6, true) !== MAGIC_HEAD || v.getUint16(n - 2, true) !== MAGIC_TAIL) return undefined;
+  const l = readArrowLayout(n, (p, len) => {
+    if (p < 0 || len < 0 || p + len > n) throw new RangeError('past the end');
+    return bytes.subarray(p, p + len);
+  });
+  if (!l) return undefined;
+  const columns: ArrowColumn[] = [];
+  for (const c of l.columns) {
+    const at = bytes.byteOffset + c.at;
+    if (at % c.width !== 0) return undefined; // Arrow aligns buffers to 8 bytes; anything else is not ours
+    columns.push({ name: c.name, values: c.width === 4 ? new Int32Array(bytes.buffer, at, l.rows) : new Float64Array(bytes.buffer, at, l.rows) });
+  }
+  return { rows: l.rows, metadata: l.metadata, columns };
+}
+
+function view(bytes: Uint8Array): DataView {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+}
+
+function layout(n: number, read: RegionReader): ArrowLayout | undefined {
   // File layout: magic, padding, stream messages, footer flatbuffer, int32 footer length, magic.
-  const footerAt = n - 10 - v.getInt32(n - 10, true);
+  if (n < 18) return undefined;
+  const head = view(read(0, 6));
+  const tail = view(read(n - 10, 10));
+  if (head.getUint32(0, true) !== MAGIC_HEAD || head.getUint16(4, true) !== MAGIC_TAIL || tail.getUint32(4, true) !== MAGIC_HEAD || tail.getUint16(8, true) !== MAGIC_TAIL) return undefined;
+  const footerLength = tail.getInt32(0, true);
+  const footerAt = n - 10 - footerLength;
   if (footerAt < 8 || footerAt >= n - 10) return undefined;
-  const footer = footerAt + v.getUint32(footerAt, true);
+  // The footer flatbuffer, on its own: its offsets are relative to its first byte.
+  const fb = read(footerAt, footerLength);
+  let v = view(fb);
+  const b = Buffer.from(fb.buffer, fb.byteOffset, fb.length);
+  const footer = v.getUint32(0, true);
 
   // Footer.schema: little-endian, flat Int32 / Float64 fields.
   const schema = ref(v, footer, 1);
@@ -93,7 +143,7 @@ function parse(bytes: Uint8Array): ArrowColumns | undefined {
   const fieldsAt = ref(v, schema, 1);
   const fieldCount = fieldsAt === 0 ? 0 : v.getUint32(fieldsAt, true);
   const names: string[] = [];
-  const widths: number[] = [];
+  const widths: Array<4 | 8> = [];
   for (let j = 0; j < fieldCount; j++) {
     const e = fieldsAt + 4 + 4 * j;
     const fl = e + v.getUint32(e, true);
@@ -102,7 +152,7 @@ function parse(bytes: Uint8Array): ArrowColumns | undefined {
     const type = ref(v, fl, 3);
     const children = ref(v, fl, 5);
     if (name === 0 || tag === 0 || type === 0 || field(v, fl, 4) !== 0 || (children !== 0 && v.getUint32(children, true) !== 0)) return undefined;
-    let width = 0;
+    let width: 0 | 4 | 8 = 0;
     const typeTag = v.getUint8(tag);
     if (typeTag === TYPE_INT) {
       const bits = field(v, type, 0);
@@ -136,9 +186,12 @@ function parse(bytes: Uint8Array): ArrowColumns | undefined {
   const metaDataLength = v.getInt32(blocks + 12, true);
   const bodyLength = size64(v, blocks + 20);
   const bodyAt = blockOffset + metaDataLength;
-  if (metaDataLength <= 0 || bodyAt + bodyLength > footerAt) return undefined;
-  // The block is an encapsulated message: 0xFFFFFFFF and its flatbuffer's length (older writers: the length alone).
-  const messageAt = v.getInt32(blockOffset, true) === -1 ? blockOffset + 8 : blockOffset + 4;
+  if (blockOffset < 8 || metaDataLength <= 0 || bodyAt + bodyLength > footerAt) return undefined;
+
+  // The block's message, on its own: 0xFFFFFFFF and its flatbuffer's length (older writers: the length alone).
+  const mb = read(blockOffset, metaDataLength);
+  v = view(mb);
+  const messageAt = v.getInt32(0, true) === -1 ? 8 : 4;
   const message = messageAt + v.getUint32(messageAt, true);
   const headerTag = field(v, message, 1);
   if (headerTag === 0 || v.getUint8(headerTag) !== HEADER_RECORD_BATCH) return undefined;
@@ -151,7 +204,7 @@ function parse(bytes: Uint8Array): ArrowColumns | undefined {
   if (nodes === 0 || buffers === 0 || v.getUint32(nodes, true) !== fieldCount || v.getUint32(buffers, true) !== 2 * fieldCount) return undefined;
 
   // Per column: FieldNode { length, null_count } and its two Buffers { offset, length } (validity, values).
-  const columns: ArrowColumn[] = [];
+  const columns: ArrowColumnSpan[] = [];
   for (let j = 0; j < fieldCount; j++) {
     const node = nodes + 4 + 16 * j;
     if (size64(v, node) !== rows || size64(v, node + 8) !== 0) return undefined;
@@ -159,9 +212,7 @@ function parse(bytes: Uint8Array): ArrowColumns | undefined {
     const offset = size64(v, buffer);
     const width = widths[j]!;
     if (size64(v, buffer + 8) < rows * width || offset + rows * width > bodyLength) return undefined;
-    const at = bytes.byteOffset + bodyAt + offset;
-    if (at % width !== 0) return undefined; // Arrow aligns buffers to 8 bytes; anything else is not ours
-    columns.push({ name: names[j]!, values: width === 4 ? new Int32Array(bytes.buffer, at, rows) : new Float64Array(bytes.buffer, at, rows) });
+    columns.push({ name: names[j]!, width, at: bodyAt + offset });
   }
   return { rows, metadata, columns };
 }

@@ -1,9 +1,9 @@
 /**
  * Where a candle catalog keeps what: one folder per interval and instrument, one Parquet file
- * per IST calendar month, a manifest beside them, and a column image of each month for fast reads.
+ * per IST calendar month, a manifest beside them, and a column image of each year for fast reads.
  *
  *   <catalog>/<interval>/<instrument>/2024-01.parquet    the candles (the truth; DuckDB reads and queries it)
- *   <catalog>/<interval>/<instrument>/2024-01.arrow      the same month as Arrow IPC columns (a cache)
+ *   <catalog>/<interval>/<instrument>/2024.arrow         the year's months as Arrow IPC columns (a cache; column-image.ts)
  *   <catalog>/<interval>/<instrument>/manifest.json      months, row counts, ranges downloaded
  *
  * A month is the IST month of a bar's start, so a month's file holds exactly the bars a user of
@@ -43,10 +43,6 @@ export function seriesDir(catalog: string, interval: Interval, instrument: strin
 
 export function partitionFile(catalog: string, interval: Interval, instrument: string, month: string): string {
   return join(seriesDir(catalog, interval, instrument), `${month}.parquet`);
-}
-
-export function columnImageFile(parquetFile: string): string {
-  return parquetFile.replace(/\.parquet$/, '.arrow');
 }
 
 export function manifestFile(catalog: string, interval: Interval, instrument: string): string {

@@ -9,16 +9,17 @@
  * given candles; `merge` (downloads, a window at a time) keeps the month's other candles and lets
  * the new ones win at equal starts.
  */
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { isInterval, type Interval } from '../../core/candles.js';
 import { CatalogError } from './catalog-error.js';
-import { checkColumns, closeTimes, type CandleColumnsIn, type CatalogSeries } from './candle-columns.js';
-import { checkInstrumentId, checkInterval, columnImageFile, manifestFile, monthEnd, monthOf, monthStart, partitionFile, seriesDir } from './catalog-layout.js';
-import { ColumnImageReader } from './column-image.js';
+import { checkColumns, type CandleColumnsIn, type CatalogSeries } from './candle-columns.js';
+import { checkInstrumentId, checkInterval, manifestFile, monthEnd, monthOf, monthStart, partitionFile, seriesDir } from './catalog-layout.js';
+import type { MonthStamp } from './column-image.js';
+import { buildYear, ImageRun, monthColumns, type YearColumns } from './year-image.js';
 import { DuckDbSession } from './duckdb-session.js';
 import { addCovered, emptyManifest, readManifest, writeManifest, type Manifest } from './manifest.js';
-import { readMonth, writeMonth } from './parquet-month.js';
+import { readMonth, writeMonth, type MonthRows } from './parquet-month.js';
 
 export interface WriteOptions {
   /** `replace` (default): each month written holds exactly these candles; `merge`: they join the month's others. */
@@ -54,7 +55,6 @@ export interface SeriesListing {
 }
 
 const MAX_SOURCES = 20;
-const IMAGE_COLUMNS = ['start', 'ts', 'open', 'high', 'low', 'close', 'volume'] as const;
 
 export class CandleCatalog {
   private readonly db = new DuckDbSession();
@@ -91,8 +91,8 @@ export class CandleCatalog {
     const m = readManifest(mf) ?? emptyManifest(instrument, interval);
     const dir = seriesDir(this.dir, interval, instrument);
     mkdirSync(dir, { recursive: true });
-    const { writeColumnImage } = await import('./column-image-write.js');
     const months: string[] = [];
+    const fresh = new Map<string, MonthRows>();
     let a = 0;
     while (a < cols.length) {
       const month = monthOf(cols.start[a]!);
@@ -102,15 +102,22 @@ export class CandleCatalog {
       const file = partitionFile(this.dir, interval, instrument, month);
       const merge = o.mode === 'merge' && existsSync(file) ? file : undefined;
       await writeMonth(this.db, file, instrument, cols, a, b, merge);
+      // The month as stored (after a merge, more than these candles): what its year image holds.
       const rows = await readMonth(this.db, file);
-      const st = statSync(file);
-      const ts = closeTimes(rows.start, rows.length, interval);
-      const image: Array<[string, Float64Array]> = [['start', rows.start], ['ts', ts], ['open', rows.open], ['high', rows.high], ['low', rows.low], ['close', rows.close], ['volume', rows.volume]];
-      if (rows.oi) image.push(['oi', rows.oi]);
-      writeColumnImage(columnImageFile(file), { rows: rows.length, parquetBytes: st.size, parquetMtimeMs: st.mtimeMs }, image);
-      m.months[month] = { rows: rows.length, first: rows.start[0] ?? 0, last: rows.start[rows.length - 1] ?? 0, bytes: st.size, hasOi: rows.oi !== undefined };
+      m.months[month] = { rows: rows.length, first: rows.start[0] ?? 0, last: rows.start[rows.length - 1] ?? 0, bytes: statSync(file).size, hasOi: rows.oi !== undefined };
+      fresh.set(month, rows);
       months.push(month);
       a = b;
+    }
+    for (const year of new Set(months.map((mo) => mo.slice(0, 4)))) {
+      try {
+        await buildYear(this.db, dir + sep, interval, year, m, fresh);
+      } catch (e) {
+        // Another month of the year is missing or damaged: the write itself stands, and without an
+        // image a read of that year names the bad month (instead of a stale image hiding it).
+        if (!(e instanceof CatalogError)) throw e;
+        rmSync(join(dir, `${year}.arrow`), { force: true });
+      }
     }
     if (o.lotSize !== undefined) m.lotSize = o.lotSize;
     if (o.covered) m.covered = addCovered(m.covered, o.covered[0], o.covered[1]);
@@ -129,8 +136,9 @@ export class CandleCatalog {
   }
 
   /**
-   * The candles of one series in [from, to), as columns. Months are read from their column
-   * images; a month without a valid image is decoded from Parquet (and its image rebuilt). A
+   * The candles of one series in [from, to), as columns. Months are read from their year's column
+   * image; a year whose image is missing or does not match its Parquet months is rebuilt (months
+   * decoded from Parquet) and read from that. A
    * month the manifest lists but whose file is missing or unreadable is an error naming the file.
    */
   async read(instrument: string, interval: Interval, range: ReadRange = {}): Promise<CatalogSeries> {
@@ -150,33 +158,60 @@ export class CandleCatalog {
     const entries = months.map((mo) => m.months[mo]!);
     const total = entries.reduce((s, e) => s + e.rows, 0);
     const hasOi = entries.some((e) => e.hasOi);
-    const columns = hasOi ? 8 : 7;
-    // The image buffer is made before the columns, large enough for the largest month: V8 answers
-    // an allocation of outside-the-heap memory that follows tens of megabytes of young ones with a
-    // scavenge and then a full mark-compact ("external memory pressure"; seen in a 1M-candle read).
-    const images = new ColumnImageReader(entries.reduce((mx, e) => Math.max(mx, e.rows), 0) * 8 * columns + 65_536);
-    // The columns are views over one uninitialised allocation: every value is read from the images
-    // (or set from Parquet) below, so zero-filling 8 MB per column per million candles first would
-    // be wasted work.
-    const memory = Buffer.allocUnsafeSlow(Math.max(8, total * 8 * columns)).buffer;
-    let next = 0;
-    const col = (): Float64Array => new Float64Array(memory, 8 * total * next++, total);
-    const t = { start: col(), ts: col(), open: col(), high: col(), low: col(), close: col(), volume: col(), oi: hasOi ? col() : undefined };
+    let t: YearColumns;
     // One folder for all months (partitionFile per month checks the id and joins paths each time).
     const dir = seriesDir(this.dir, interval, instrument) + sep;
-    let at = 0;
-    for (let k = 0; k < months.length; k++) {
-      const mo = months[k]!;
-      const entry = entries[k]!;
-      const file = `${dir}${mo}.parquet`;
-      const st = statSync(file, { throwIfNoEntry: false });
-      if (!st) throw new CatalogError(`catalog partition ${file} is missing (the manifest lists ${entry.rows} candles of ${mo}); re-import or re-download ${instrument} ${mo}`, { file, instrument, month: mo });
-      if (t.oi && !entry.hasOi) t.oi.fill(0, at, at + entry.rows);
-      const targets = entry.hasOi || !t.oi ? t : { ...t, oi: undefined };
-      if (!images.read(`${dir}${mo}.arrow`, { rows: entry.rows, parquetBytes: st.size, parquetMtimeMs: st.mtimeMs }, targets, at)) {
-        await this.decodeMonth(file, interval, entry.rows, targets, at);
+    // A year's months at a time: they are one run of rows in that year's image. Every image is
+    // opened before the columns are allocated (year-image.ts ImageRun says why).
+    const runs: Array<{ readonly year: string; readonly months: readonly string[]; readonly rows: number; readonly image: ImageRun | undefined }> = [];
+    try {
+      for (let k = 0; k < months.length; ) {
+        const year = months[k]!.slice(0, 4);
+        const stamps: MonthStamp[] = [];
+        let rows = 0;
+        let yearHasOi = false;
+        let e = k;
+        for (; e < months.length && months[e]!.startsWith(year); e++) {
+          const mo = months[e]!;
+          const entry = entries[e]!;
+          const file = `${dir}${mo}.parquet`;
+          const st = statSync(file, { throwIfNoEntry: false });
+          if (!st) throw new CatalogError(`catalog partition ${file} is missing (the manifest lists ${entry.rows} candles of ${mo}); re-import or re-download ${instrument} ${mo}`, { file, instrument, month: mo });
+          stamps.push({ month: mo, rows: entry.rows, parquetBytes: st.size, parquetMtimeMs: st.mtimeMs });
+          rows += entry.rows;
+          yearHasOi ||= entry.hasOi;
+        }
+        runs.push({ year, months: months.slice(k, e), rows, image: ImageRun.open(`${dir}${year}.arrow`, stamps, yearHasOi) });
+        k = e;
       }
-      at += entry.rows;
+
+      // The columns are views over one uninitialised allocation: every value is read from the
+      // images (or set from Parquet) below, so zero-filling 8 MB per column per million candles
+      // first would be wasted work.
+      const memory = Buffer.allocUnsafeSlow(Math.max(8, total * 8 * (hasOi ? 8 : 7))).buffer;
+      let next = 0;
+      const col = (): Float64Array => new Float64Array(memory, 8 * total * next++, total);
+      t = { start: col(), ts: col(), open: col(), high: col(), low: col(), close: col(), volume: col(), oi: hasOi ? col() : undefined };
+      let at = 0;
+      for (const run of runs) {
+        if (!run.image?.readInto(t, at)) {
+          // No image, or one that does not match the Parquet months: rebuild it, then copy this
+          // read's months. When another month of the year is bad, this read's months alone.
+          const y = await buildYear(this.db, dir, interval, run.year, m, new Map(), { cacheOnly: true }).catch(async (e: unknown) => {
+            if (!(e instanceof CatalogError)) throw e;
+            return monthColumns(this.db, dir, interval, run.months, m, new Map(), `${dir}${run.year}.arrow`);
+          });
+          const first = y.firstRow.get(run.months[0]!)!;
+          for (const name of ['start', 'ts', 'open', 'high', 'low', 'close', 'volume'] as const) t[name].set(y.columns[name].subarray(first, first + run.rows), at);
+          if (t.oi) {
+            if (y.columns.oi) t.oi.set(y.columns.oi.subarray(first, first + run.rows), at);
+            else t.oi.fill(0, at, at + run.rows);
+          }
+        }
+        at += run.rows;
+      }
+    } finally {
+      for (const run of runs) run.image?.close();
     }
     // Trim to [from, to): the starts are sorted, so two binary searches.
     const lo = lowerBound(t.start, total, from);
@@ -185,25 +220,6 @@ export class CandleCatalog {
     const base = { instrument, interval, length: hi - lo, start: sub(t.start), ts: sub(t.ts), open: sub(t.open), high: sub(t.high), low: sub(t.low), close: sub(t.close), volume: sub(t.volume) };
     const withOi = t.oi ? { ...base, oi: sub(t.oi) } : base;
     return m.lotSize !== undefined ? { ...withOi, lotSize: m.lotSize } : withOi;
-  }
-
-  private async decodeMonth(file: string, interval: Interval, expectRows: number, targets: Record<string, Float64Array | undefined>, at: number): Promise<void> {
-    const rows = await readMonth(this.db, file);
-    if (rows.length !== expectRows) {
-      throw new CatalogError(`catalog partition ${file} holds ${rows.length} candles, its manifest says ${expectRows}; re-import it`, { file, rows: rows.length, expected: expectRows });
-    }
-    const ts = closeTimes(rows.start, rows.length, interval);
-    const src: Record<string, Float64Array | undefined> = { start: rows.start, ts, open: rows.open, high: rows.high, low: rows.low, close: rows.close, volume: rows.volume, oi: rows.oi };
-    for (const [name, dst] of Object.entries(targets)) if (dst && src[name]) dst.set(src[name]!, at);
-    // Rebuild the image for next time; a read-only catalog just stays on the slow path.
-    const { writeColumnImage } = await import('./column-image-write.js');
-    try {
-      const st = statSync(file);
-      const names = [...IMAGE_COLUMNS, ...(rows.oi ? ['oi'] : [])];
-      writeColumnImage(columnImageFile(file), { rows: rows.length, parquetBytes: st.size, parquetMtimeMs: st.mtimeMs }, names.map((n) => [n, src[n]!] as [string, Float64Array]));
-    } catch {
-      /* cache only */
-    }
   }
 
   /** Every series in the catalog, by interval then instrument. */

@@ -1,105 +1,137 @@
 /**
- * A month's candles as an Arrow IPC file beside its Parquet file (`2024-01.arrow`): the fast path
- * of a catalog read. A backtest wants Float64Array columns; Parquet must be decoded and DuckDB
- * hands results to JavaScript 2,048 rows at a time, which costs about as much as parsing the CSV.
- * Arrow's IPC file format (Feather v2) holds the columns as they sit in memory, so a read is one
- * `read` of the file into a buffer the whole catalog read reuses, and one widening copy per
- * column into the series' arrays; any Arrow reader (pyarrow, DuckDB, polars) opens the same file.
+ * A year of a series as one Arrow IPC file beside its Parquet months (`2024.arrow`): the fast
+ * path of a catalog read. A backtest wants Float64Array columns; Parquet must be decoded, and
+ * DuckDB hands results to JavaScript 2,048 rows at a time, which costs about as much as parsing
+ * the CSV. Arrow's IPC file format (Feather v2) holds columns as they sit in memory, and any Arrow
+ * reader (pyarrow, DuckDB, polars) opens the same file.
  *
- * Each column is stored as Int32 when every value is a whole number in int32 range (prices in
- * paise up to ₹2.1 crore, volumes), else as Float64 (bar times in epoch ms). Int32 halves the
- * bytes a read moves, and `Float64Array.set` widens it in native code. Times stay Float64: as
- * UInt32 offsets from a month's base they would save 8 bytes a candle on disk, but adding the
- * base back is a JavaScript loop that, in a backtest's one cold read, costs more CPU than the
- * native copy of the wider column (measured: 8-15 ms against 2.7 ms for 2M values).
- * column-image-write.ts writes images with apache-arrow; arrow-file.ts reads them.
+ * Every column is Float64, the type and layout of the backtest's CandleSeries columns, so a read
+ * copies nothing in JavaScript: after the footer and the batch header (three small reads), each
+ * column's rows are read (pread) straight into the series' own column memory at the right row.
+ * The kernel's copy into that fresh memory page-faults it in as it goes, which any reader of a
+ * new series pays anyway (bench: the floor, ~25 ms of CPU for a million candles). Measured against
+ * the first format (one image per month, prices as Int32 widened by `Float64Array.set` out of a
+ * reused buffer), a fresh-process read of a million minute candles went from 123 files and ~66 ms
+ * of CPU to 11 files and ~40 ms (with the other changes of that commit); the images take 56 bytes
+ * a candle on disk instead of 36.
  *
- * The image is a cache of the Parquet file, never the truth: its schema metadata records the
- * format, the Parquet file's size and modification time, and an image that does not match them
- * (the month was rewritten or copied, the image is damaged or of an older format) is ignored and
- * rebuilt from the Parquet file.
+ * One file per IST calendar year: a read of a million minute candles (about ten years) opens a
+ * dozen files, and writing a month (a download window) rewrites one year, not the whole series.
+ * column-image-write.ts writes images with apache-arrow; arrow-file.ts reads their layout.
+ *
+ * The image is a cache of the Parquet months, never the truth: its schema metadata records the
+ * format and, per month, the row count and the Parquet file's size and modification time. A month
+ * whose stamp does not match its Parquet file (rewritten, copied, the image damaged or of an
+ * older format) is not read from the image; the year's image is rebuilt.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { readArrowColumns } from './arrow-file.js';
+import { readArrowLayout } from './arrow-file.js';
 
 /** Bumped when the image's columns or metadata change meaning: an image of another format is rebuilt, never misread. */
-export const IMAGE_FORMAT = 'tarang-candles-1';
+export const IMAGE_FORMAT = 'tarang-candles-2';
 
-export interface ImageMeta {
+/** What a month's rows in an image were made from. */
+export interface MonthStamp {
+  readonly month: string;
   readonly rows: number;
-  /** The Parquet file this image was made from. */
+  /** The Parquet file's size and modification time. */
   readonly parquetBytes: number;
   readonly parquetMtimeMs: number;
 }
 
-/** The schema metadata an image of `meta` carries. */
-export function imageMetadata(meta: ImageMeta): Map<string, string> {
+const stampText = (s: MonthStamp): string => `${s.month}:${s.rows}:${s.parquetBytes}:${s.parquetMtimeMs}`;
+
+/** The schema metadata of an image holding `months`, in order. */
+export function imageMetadata(months: readonly MonthStamp[]): Map<string, string> {
   return new Map([
     ['format', IMAGE_FORMAT],
-    ['rows', String(meta.rows)],
-    ['parquetBytes', String(meta.parquetBytes)],
-    ['parquetMtimeMs', String(meta.parquetMtimeMs)],
+    ['rows', String(months.reduce((s, m) => s + m.rows, 0))],
+    ['months', months.map(stampText).join(',')],
   ]);
 }
 
-/**
- * Reads column images for one catalog read: the file bytes land in one buffer, grown to the
- * largest month and reused, so a read of a hundred months allocates (and page-faults) a few
- * hundred kilobytes instead of every file's size.
- */
-export class ColumnImageReader {
-  private buf: Buffer;
+/** An open year image: which months it holds from which row, and where each column lies in the file. */
+export class ColumnImage {
+  private constructor(
+    private fd: number | undefined,
+    readonly rows: number,
+    /** Column name -> file position of its first value. */
+    private readonly columns: ReadonlyMap<string, number>,
+    /** Month stamp (as written) -> the image row of the month's first candle. */
+    private readonly firstRow: ReadonlyMap<string, number>,
+  ) {}
 
-  /** `capacity`: the bytes of the largest image expected (it grows past that if needed). */
-  constructor(capacity = 0) {
-    this.buf = Buffer.allocUnsafeSlow(capacity);
-  }
-
-  /**
-   * Reads the image into `targets[name]` at `offset` when it matches the Parquet file (format,
-   * size, mtime, row count, columns); returns false (nothing usable) otherwise. Never throws for
-   * a missing or damaged image: the caller falls back to the Parquet file.
-   */
-  read(file: string, expect: ImageMeta, targets: Readonly<Record<string, Float64Array | undefined>>, offset: number): boolean {
-    const bytes = this.load(file);
-    const image = bytes && readArrowColumns(bytes);
-    if (!image || image.rows !== expect.rows) return false;
-    for (const [key, value] of imageMetadata(expect)) if (image.metadata.get(key) !== value) return false;
-    const copies: Array<readonly [Float64Array, Float64Array | Int32Array]> = [];
-    for (const name in targets) {
-      const t = targets[name];
-      if (!t) continue;
-      const column = image.columns.find((c) => c.name === name);
-      if (!column || offset + expect.rows > t.length) return false;
-      copies.push([t, column.values]);
-    }
-    // Only now write into the targets: a refused image leaves them to the Parquet decode.
-    for (let k = 0; k < copies.length; k++) copies[k]![0].set(copies[k]![1], offset);
-    return true;
-  }
-
-  /** The file's bytes in the shared buffer (a view valid until the next load), or undefined. */
-  private load(file: string): Buffer | undefined {
+  /** The image at `file`, or undefined when it is missing, damaged, of another format or not all Float64. */
+  static open(file: string): ColumnImage | undefined {
     let fd: number;
     try {
       fd = openSync(file, 'r');
     } catch {
       return undefined;
     }
+    let image: ColumnImage | undefined;
     try {
-      const size = fstatSync(fd).size;
-      if (this.buf.length < size) this.buf = Buffer.allocUnsafeSlow(Math.max(size, this.buf.length * 2));
-      let got = 0;
-      while (got < size) {
-        const n = readSync(fd, this.buf, got, size - got, got);
-        if (n === 0) return undefined;
-        got += n;
-      }
-      return this.buf.subarray(0, size);
+      image = ColumnImage.parse(fd, fstatSync(fd).size);
     } catch {
-      return undefined;
-    } finally {
-      closeSync(fd);
+      image = undefined;
     }
+    if (!image) closeSync(fd);
+    return image;
   }
+
+  private static parse(fd: number, size: number): ColumnImage | undefined {
+    const layout = readArrowLayout(size, (position, length) => {
+      const b = Buffer.allocUnsafe(length);
+      if (!fullRead(fd, b, position)) throw new RangeError('past the end');
+      return b;
+    });
+    if (!layout || layout.metadata.get('format') !== IMAGE_FORMAT || layout.metadata.get('rows') !== String(layout.rows)) return undefined;
+    const columns = new Map<string, number>();
+    for (const c of layout.columns) {
+      if (c.width !== 8) return undefined;
+      columns.set(c.name, c.at);
+    }
+    const firstRow = new Map<string, number>();
+    let row = 0;
+    for (const s of (layout.metadata.get('months') ?? '').split(',')) {
+      if (s === '') continue;
+      const rows = Number(s.split(':')[1]);
+      if (!Number.isSafeInteger(rows) || rows < 0) return undefined;
+      firstRow.set(s, row);
+      row += rows;
+    }
+    return row === layout.rows ? new ColumnImage(fd, layout.rows, columns, firstRow) : undefined;
+  }
+
+  /** The image row where `stamp`'s month starts, when the image holds that month as the stamp says; else undefined. */
+  rowOf(stamp: MonthStamp): number | undefined {
+    return this.firstRow.get(stampText(stamp));
+  }
+
+  has(column: string): boolean {
+    return this.columns.has(column);
+  }
+
+  /** Reads rows [row, row + count) of `column` into `into` from index `at`; false when the file holds fewer bytes than its layout says. */
+  readRows(column: string, row: number, count: number, into: Float64Array, at: number): boolean {
+    const pos = this.columns.get(column);
+    if (pos === undefined || this.fd === undefined || row < 0 || row + count > this.rows || at + count > into.length) return false;
+    return fullRead(this.fd, new Uint8Array(into.buffer, into.byteOffset + 8 * at, 8 * count), pos + 8 * row);
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+}
+
+/** Fills `into` from the file at `position`; false at end of file first. */
+function fullRead(fd: number, into: Uint8Array, position: number): boolean {
+  let got = 0;
+  while (got < into.length) {
+    const n = readSync(fd, into, got, into.length - got, position + got);
+    if (n === 0) return false;
+    got += n;
+  }
+  return true;
 }

@@ -2,7 +2,7 @@
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { tableFromIPC } from 'apache-arrow';
+import { Field, Int32, makeData, RecordBatch, Schema, Struct, Table, tableFromIPC, tableToIPC } from 'apache-arrow';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CandleCatalog, CatalogError, queryCatalog, type CandleColumnsIn } from '../../../src/adapters/catalog/index.js';
 import { bucketEnd } from '../../../src/core/candles.js';
@@ -25,6 +25,12 @@ function candles(first: number, n: number, base: number, withOi = false): Candle
   };
 }
 
+/** The columns of `cs`, one after another. */
+function concat(...cs: CandleColumnsIn[]): Omit<CandleColumnsIn, 'length' | 'oi'> {
+  const cat = (k: 'start' | 'open' | 'high' | 'low' | 'close' | 'volume'): Float64Array => Float64Array.from(cs.flatMap((c) => [...c[k]]));
+  return { start: cat('start'), open: cat('open'), high: cat('high'), low: cat('low'), close: cat('close'), volume: cat('volume') };
+}
+
 let dir: string;
 let catalog: CandleCatalog;
 beforeEach(() => {
@@ -43,7 +49,7 @@ describe('candle catalog', () => {
     const c = candles(first, 20, 2_500_000_00, true); // ₹25,00,000.00: above 2^31 paise
     const w = await catalog.write('NSE_1333', '1minute', c, { source: 'test' });
     expect(w.months).toEqual(['2024-01', '2024-02']);
-    expect(readdirSync(join(dir, '1minute', 'NSE_1333')).sort()).toEqual(['2024-01.arrow', '2024-01.parquet', '2024-02.arrow', '2024-02.parquet', 'manifest.json']);
+    expect(readdirSync(join(dir, '1minute', 'NSE_1333')).sort()).toEqual(['2024-01.parquet', '2024-02.parquet', '2024.arrow', 'manifest.json']);
     const s = await catalog.read('NSE_1333', '1minute');
     expect(s.length).toBe(20);
     for (const k of ['start', 'open', 'high', 'low', 'close', 'volume', 'oi'] as const) expect([...s[k]!]).toEqual([...c[k]!]);
@@ -86,17 +92,18 @@ describe('candle catalog', () => {
     const first = istDateTime('2024-03-01', '09:15');
     await catalog.write('NSE_1333', '1minute', candles(first, 10, 100_000), { source: 'test' });
     const parquet = join(dir, '1minute', 'NSE_1333', '2024-03.parquet');
-    const image = join(dir, '1minute', 'NSE_1333', '2024-03.arrow');
+    const image = join(dir, '1minute', 'NSE_1333', '2024.arrow');
 
     // A damaged image is ignored (the Parquet file is the truth) and written again.
     writeFileSync(image, 'not an image');
     expect([...(await catalog.read('NSE_1333', '1minute')).open]).toEqual([...candles(first, 10, 100_000).open]);
     expect(statSync(image).size).toBeGreaterThan(10 * 8 * 7);
-    // Written again as a standard Arrow IPC file any Arrow reader opens: prices as int32 paise.
+    // Written again as a standard Arrow IPC file any Arrow reader opens: every column float64, as the backtest holds it.
     const arrow = tableFromIPC(readFileSync(image));
     expect(arrow.numRows).toBe(10);
     expect(arrow.schema.fields.map((f) => f.name)).toEqual(['start', 'ts', 'open', 'high', 'low', 'close', 'volume']);
-    expect([...(arrow.getChild('open')!.toArray() as Int32Array)]).toEqual([...candles(first, 10, 100_000).open]);
+    expect(arrow.getChild('open')!.toArray()).toBeInstanceOf(Float64Array);
+    expect([...(arrow.getChild('open')!.toArray() as Float64Array)]).toEqual([...candles(first, 10, 100_000).open]);
 
     // A corrupt Parquet file: the image no longer matches it, and DuckDB's error names the file.
     appendFileSync(parquet, 'garbage');
@@ -111,7 +118,7 @@ describe('candle catalog', () => {
     const first = istDateTime('2024-03-01', '09:15');
     await catalog.write('NSE_1333', '1minute', candles(first, 10, 100_000), { source: 'test' });
     const parquet = join(dir, '1minute', 'NSE_1333', '2024-03.parquet');
-    const image = join(dir, '1minute', 'NSE_1333', '2024-03.arrow');
+    const image = join(dir, '1minute', 'NSE_1333', '2024.arrow');
     // Swap in an image with other prices but keep it "fresh": it must not be believed once the Parquet file changes.
     const good = readFileSync(image);
     utimesSync(parquet, new Date('2030-01-01T00:00:00Z'), new Date('2030-01-01T00:00:00Z'));
@@ -122,7 +129,7 @@ describe('candle catalog', () => {
     expect(readFileSync(image).equals(good)).toBe(false);
   });
 
-  it('reads current images without starting DuckDB, and starts it only for a month whose image is missing', async () => {
+  it('reads current images without starting DuckDB, and starts it only for a year whose image is missing', async () => {
     const first = istDateTime('2024-01-31', '09:15');
     const c = candles(first, 3 * 24 * 60, 100_000); // three days: two months
     await catalog.write('NSE_1333', '1minute', c, { source: 'test' });
@@ -131,13 +138,110 @@ describe('candle catalog', () => {
       const s = await reader.read('NSE_1333', '1minute');
       expect([...s.close]).toEqual([...c.close]);
       expect(reader.duckdb.opened).toBe(false);
-      unlinkSync(join(dir, '1minute', 'NSE_1333', '2024-02.arrow'));
+      unlinkSync(join(dir, '1minute', 'NSE_1333', '2024.arrow'));
       expect([...(await reader.read('NSE_1333', '1minute')).close]).toEqual([...c.close]);
       expect(reader.duckdb.opened).toBe(true);
-      expect(readdirSync(join(dir, '1minute', 'NSE_1333'))).toContain('2024-02.arrow');
+      expect(readdirSync(join(dir, '1minute', 'NSE_1333'))).toContain('2024.arrow');
     } finally {
       reader.close();
     }
+  });
+
+  it('keeps one image per IST year and reads a window across years, open interest zero in months without it', async () => {
+    const dec = candles(istDateTime('2023-12-29', '09:15'), 300, 100_000, true);
+    const jan = candles(istDateTime('2024-01-01', '09:15'), 400, 200_000);
+    await catalog.write('NSE_1333', '1minute', dec, { source: 'a' });
+    await catalog.write('NSE_1333', '1minute', jan, { source: 'b' });
+    expect(readdirSync(join(dir, '1minute', 'NSE_1333')).filter((f) => f.endsWith('.arrow')).sort()).toEqual(['2023.arrow', '2024.arrow']);
+    const reader = new CandleCatalog(dir);
+    try {
+      const s = await reader.read('NSE_1333', '1minute');
+      expect(s.length).toBe(700);
+      expect([...s.open]).toEqual([...dec.open, ...jan.open]);
+      expect([...s.oi!]).toEqual([...dec.oi!, ...new Array<number>(400).fill(0)]);
+      const w = await reader.read('NSE_1333', '1minute', { from: dec.start[250]!, to: jan.start[50]! });
+      expect([...w.start]).toEqual([...dec.start.subarray(250), ...jan.start.subarray(0, 50)]);
+      expect([...w.ts]).toEqual([...w.start].map((t) => bucketEnd(t, '1minute')));
+      // Only January: one month of the 2024 image.
+      expect([...(await reader.read('NSE_1333', '1minute', { from: jan.start[0]! })).close]).toEqual([...jan.close]);
+      expect(reader.duckdb.opened).toBe(false);
+    } finally {
+      reader.close();
+    }
+  });
+
+  it('rewrites a year image when one of its months changes, and rebuilds it when a month was changed behind its back', async () => {
+    const jan = candles(istDateTime('2024-01-02', '09:15'), 50, 100_000);
+    const feb = candles(istDateTime('2024-02-01', '09:15'), 50, 200_000);
+    const mar = candles(istDateTime('2024-03-01', '09:15'), 50, 300_000);
+    const all = (...cs: CandleColumnsIn[]): number[] => cs.flatMap((c) => [...c.close]);
+    await catalog.write('NSE_1333', '1minute', { ...jan, length: 150, ...concat(jan, feb, mar) }, { source: 'a' });
+    const feb2 = candles(istDateTime('2024-02-01', '09:15'), 20, 900_000);
+    await catalog.write('NSE_1333', '1minute', feb2, { source: 'b' });
+    const reader = new CandleCatalog(dir);
+    try {
+      expect([...(await reader.read('NSE_1333', '1minute')).close]).toEqual(all(jan, feb2, mar));
+      expect(reader.duckdb.opened).toBe(false);
+      // March's Parquet file gets a new modification time: its rows in the image are no longer believed.
+      const t = new Date('2030-01-01T00:00:00Z');
+      utimesSync(join(dir, '1minute', 'NSE_1333', '2024-03.parquet'), t, t);
+      expect([...(await reader.read('NSE_1333', '1minute', { from: mar.start[0]! })).close]).toEqual(all(mar));
+      expect(reader.duckdb.opened).toBe(true);
+    } finally {
+      reader.close();
+    }
+    const again = new CandleCatalog(dir);
+    try {
+      expect([...(await again.read('NSE_1333', '1minute')).close]).toEqual(all(jan, feb2, mar));
+      expect(again.duckdb.opened).toBe(false);
+    } finally {
+      again.close();
+    }
+  });
+
+  it('writes a month whose year holds a missing month, and leaves that year to a read that names the missing file', async () => {
+    await catalog.write('NSE_1333', '1minute', candles(istDateTime('2024-01-02', '09:15'), 10, 100_000), { source: 'a' });
+    const jan = join(dir, '1minute', 'NSE_1333', '2024-01.parquet');
+    unlinkSync(jan);
+    const feb = candles(istDateTime('2024-02-01', '09:15'), 10, 200_000);
+    await catalog.write('NSE_1333', '1minute', feb, { source: 'b' });
+    expect(catalog.manifest('NSE_1333', '1minute')!.months['2024-02']!.rows).toBe(10);
+    expect(readdirSync(join(dir, '1minute', 'NSE_1333'))).not.toContain('2024.arrow');
+    await expect(catalog.read('NSE_1333', '1minute')).rejects.toThrow(`catalog partition ${jan} is missing`);
+    expect([...(await catalog.read('NSE_1333', '1minute', { from: feb.start[0]! })).close]).toEqual([...feb.close]);
+  });
+
+  it('replaces month images of the first format (int32 prices) with the year image, reading the same candles', async () => {
+    const c = candles(istDateTime('2024-03-01', '09:15'), 30, 100_000);
+    await catalog.write('NSE_1333', '1minute', c, { source: 'test' });
+    const series = join(dir, '1minute', 'NSE_1333');
+    // What the first format left: an image per month, and no year image.
+    unlinkSync(join(series, '2024.arrow'));
+    const fields = [new Field('open', new Int32(), false)];
+    const schema = new Schema(fields, new Map([['format', 'tarang-candles-1']]));
+    const open = makeData({ type: new Int32(), length: 30, nullCount: 0, data: Int32Array.from(c.open) });
+    writeFileSync(join(series, '2024-03.arrow'), tableToIPC(new Table(schema, [new RecordBatch(schema, makeData({ type: new Struct(fields), length: 30, nullCount: 0, children: [open] }))]), 'file'));
+    const s = await catalog.read('NSE_1333', '1minute');
+    for (const k of ['start', 'open', 'high', 'low', 'close', 'volume'] as const) expect([...s[k]]).toEqual([...c[k]]);
+    expect(readdirSync(series).sort()).toEqual(['2024-03.parquet', '2024.arrow', 'manifest.json']);
+  });
+
+  it('reads a manifest as written without validating it again, and validates one edited by hand', async () => {
+    await catalog.write('NSE_1333', '1minute', candles(istDateTime('2024-03-01', '09:15'), 5, 100_000), { source: 'test' });
+    const mf = join(dir, '1minute', 'NSE_1333', 'manifest.json');
+    const written = JSON.parse(readFileSync(mf, 'utf8')) as Record<string, unknown>;
+    expect(written['check']).toMatch(/^cyrb53w:[0-9a-z]+$/);
+    // A good edit (or a manifest of an older tarang, without the stamp) is read as before.
+    const { check: _, ...plain } = written;
+    writeFileSync(mf, JSON.stringify({ ...plain, lotSize: 50 }));
+    expect(catalog.manifest('NSE_1333', '1minute')!.lotSize).toBe(50);
+    expect((await catalog.read('NSE_1333', '1minute')).lotSize).toBe(50);
+    // A bad edit that keeps the old stamp is caught by the schema, naming the file.
+    const months = written['months'] as Record<string, { rows: number }>;
+    months['2024-03']!.rows = -1;
+    writeFileSync(mf, JSON.stringify(written));
+    expect(() => catalog.manifest('NSE_1333', '1minute')).toThrow(CatalogError);
+    expect(() => catalog.manifest('NSE_1333', '1minute')).toThrow(new RegExp(`catalog manifest ${mf.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: months\\.2024-03\\.rows`));
   });
 
   it('refuses fractions of a paisa, unsorted starts and ids that cannot name a folder', async () => {
