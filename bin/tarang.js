@@ -26,7 +26,7 @@ async function shippedBundle() {
   } catch {
     return undefined;
   }
-  const { bundleEntry } = await import('./cli-bundle.js');
+  const { bundleEntry } = await import('./dist-stamp.js');
   return bundleEntry(root, build);
 }
 
@@ -59,8 +59,12 @@ if (process.env.TARANG_DIST === '1' || !existsSync(src)) {
 } else {
   let ready;
   try {
-    const { ensureDist } = await import('./dist-build.js');
-    const r = await ensureDist(root);
+    // The check alone first (dist-stamp.js): the compiler and bundler (dist-build.js, with what it
+    // imports) are loaded only when dist/ is behind the sources.
+    const { bundleEntry, distChanges } = await import('./dist-stamp.js');
+    const c = distChanges(root);
+    const current = !c.all && c.changed.length === 0 && c.removed.length === 0;
+    const r = current ? { compiled: 0, bundle: bundleEntry(root, c.bundle) } : await (await import('./dist-build.js')).ensureDist(root);
     if (r.compiled > 0 && process.stderr.isTTY) process.stderr.write(`tarang: ${r.reason}; compiled ${r.compiled} file(s) into dist/\n`);
     ready = r;
   } catch (e) {
