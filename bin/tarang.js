@@ -3,7 +3,8 @@
 // V8's code cache (bin/cli-bundle.js, bin/cli-loader.js; some 600 modules were most of start-up),
 // or dist/ file by file when there is no bundle:
 //  - an installed tarang (no src/), or TARANG_DIST=1: dist/ as it is;
-//  - a source checkout: dist/ after checking it against the sources (bin/dist-build.js). Files
+//  - a source checkout: dist/ after checking it against the sources (bin/dist-stamp.js; bin/dist-build.js
+//    when it is behind). Files
 //    changed since the last compile are compiled again first (esbuild, milliseconds a file) and
 //    dist/ bundled again (a fraction of a second), so old code never runs and the TypeScript is
 //    not transpiled again on every start. If dist/ cannot be brought up to date (esbuild missing,
