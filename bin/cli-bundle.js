@@ -34,9 +34,11 @@ import { readFile } from 'node:fs/promises';
 import { createRequire, isBuiltin } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { BUNDLE_DIR } from './dist-stamp.js';
 
-/** Under dist/. */
-export const BUNDLE_DIR = 'cli';
+// The stamp check (dist-stamp.js) finds the bundle without loading this module.
+export { BUNDLE_DIR, bundleEntry } from './dist-stamp.js';
+
 /** The entry, in dist/: exports `runCli(argv)`. */
 const ENTRY = 'src/cli/cli.js';
 /** Packages bundled (with everything they import): the ones start-up loads, and ES-module-only ones (a script cannot require those on Node 20). */
@@ -225,11 +227,4 @@ function prune(outdir, current, previous) {
       // Removed meanwhile by another build.
     }
   }
-}
-
-/** The bundle's entry file when the stamp names one that exists, else undefined. */
-export function bundleEntry(root, build) {
-  if (!build?.entry) return undefined;
-  const file = join(root, 'dist', BUNDLE_DIR, build.entry);
-  return existsSync(file) ? file : undefined;
 }

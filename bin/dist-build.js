@@ -17,111 +17,20 @@
 // stamp names none): the bin then runs dist/ file by file, slower to start, same behaviour.
 //
 // Used three ways:
-//   - `import { ensureDist } from './dist-build.js'` (bin/tarang.js, every start in a checkout);
+//   - `import { ensureDist } from './dist-build.js'` (bin/tarang.js, when a start in a checkout finds
+//     dist/ behind the sources: the check itself is bin/dist-stamp.js, which loads none of this);
 //   - `node bin/dist-build.js` (`npm run build`): tsc -p tsconfig.build.json, then the stamp;
 //   - `node bin/dist-build.js --quick` (`prepare`, run by `npm ci` / `npm install`): esbuild only,
 //     and never fails the install (a failure is reported; the bin then compiles or uses tsx).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, sep } from 'node:path';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { buildCliBundle, bundleEntry } from './cli-bundle.js';
+import { buildCliBundle } from './cli-bundle.js';
+import { STAMP, bundleEntry, distChanges, readStamp, snapshot } from './dist-stamp.js';
 
-/** Folders compiled into dist/ (tsconfig.build.json `include`). */
-const INPUT_DIRS = ['src', 'backtest'];
-/**
- * Files whose change means every output may differ: the compile and bundle options (bin/), and
- * the packages bundled (package-lock.json).
- */
-const CONFIG_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json', 'bin/dist-build.js', 'bin/cli-bundle.js'];
-/** Bumped when the compile or bundle options change, so older output is built again. */
-const STAMP_VERSION = 2;
-const STAMP = '.tarang-build.json';
-
-const isSource = (name) => name.endsWith('.ts') && !name.endsWith('.d.ts');
-const posix = (p) => p.split(sep).join('/');
-
-function stat(path) {
-  try {
-    const s = statSync(path);
-    return { mtimeMs: s.mtimeMs, size: s.size, dir: s.isDirectory() };
-  } catch {
-    return undefined;
-  }
-}
-
-/** Every source file and folder under `dir` (relative to `root`), with their stamps. */
-function walk(root, dir, files, dirs) {
-  const abs = join(root, dir);
-  const s = stat(abs);
-  if (!s?.dir) return;
-  dirs[posix(dir)] = s.mtimeMs;
-  for (const e of readdirSync(abs, { withFileTypes: true })) {
-    const rel = join(dir, e.name);
-    if (e.isDirectory()) walk(root, rel, files, dirs);
-    else if (e.isFile() && isSource(e.name)) {
-      const f = stat(join(root, rel));
-      if (f) files[posix(rel)] = [f.mtimeMs, f.size];
-    }
-  }
-}
-
-/** The sources as they are now: what a stamp records. */
-function snapshot(root) {
-  const files = {};
-  const dirs = {};
-  for (const d of INPUT_DIRS) walk(root, d, files, dirs);
-  const config = {};
-  for (const c of CONFIG_FILES) {
-    const s = stat(join(root, c));
-    config[c] = s ? [s.mtimeMs, s.size] : null;
-  }
-  return { version: STAMP_VERSION, config, files, dirs };
-}
-
-function readStamp(root) {
-  try {
-    const s = JSON.parse(readFileSync(join(root, 'dist', STAMP), 'utf8'));
-    return s && s.version === STAMP_VERSION && s.files && s.dirs && s.config ? s : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-const sameStamp = (a, b) => (a === null || a === undefined ? b === null || b === undefined : !!b && a[0] === b[0] && a[1] === b[1]);
-
-/**
- * What differs between dist/ and the sources: `{ all: true, reason }` when dist/ has no usable stamp
- * or a config file changed, else `{ changed, removed, reason }` (empty lists: current). Only
- * folders whose time changed are listed again, so a current dist/ costs one stat per file.
- */
-export function distChanges(root) {
-  const stamp = readStamp(root);
-  if (!stamp) return { all: true, reason: 'dist/ has no build stamp' };
-  for (const c of CONFIG_FILES) {
-    const s = stat(join(root, c));
-    if (!sameStamp(stamp.config[c], s ? [s.mtimeMs, s.size] : null)) return { all: true, reason: `${c} changed` };
-  }
-  const changed = [];
-  const removed = [];
-  for (const [rel, was] of Object.entries(stamp.files)) {
-    const s = stat(join(root, rel));
-    if (!s) removed.push(rel);
-    else if (s.mtimeMs !== was[0] || s.size !== was[1]) changed.push(rel);
-  }
-  for (const [dir, mtimeMs] of Object.entries(stamp.dirs)) {
-    const s = stat(join(root, dir));
-    if (!s?.dir || s.mtimeMs === mtimeMs) continue;
-    // Files or folders added here (removals were found above).
-    const files = {};
-    const dirs = {};
-    walk(root, dir, files, dirs);
-    for (const rel of Object.keys(files)) if (!(rel in stamp.files)) changed.push(rel);
-  }
-  const first = changed[0] ?? removed[0];
-  return { changed: [...new Set(changed)], removed, bundle: stamp.bundle, ...(first ? { reason: `${first} ${changed.length ? 'changed' : 'was removed'}` } : {}) };
-}
+export { distChanges } from './dist-stamp.js';
 
 /** Writes `data` to `file` through a temporary name: a process starting meanwhile sees the old file or the new, never half of one. */
 function writeAtomic(file, data) {

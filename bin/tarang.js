@@ -3,7 +3,8 @@
 // V8's code cache (bin/cli-bundle.js, bin/cli-loader.js; some 600 modules were most of start-up),
 // or dist/ file by file when there is no bundle:
 //  - an installed tarang (no src/), or TARANG_DIST=1: dist/ as it is;
-//  - a source checkout: dist/ after checking it against the sources (bin/dist-build.js). Files
+//  - a source checkout: dist/ after checking it against the sources (bin/dist-stamp.js; bin/dist-build.js
+//    when it is behind). Files
 //    changed since the last compile are compiled again first (esbuild, milliseconds a file) and
 //    dist/ bundled again (a fraction of a second), so old code never runs and the TypeScript is
 //    not transpiled again on every start. If dist/ cannot be brought up to date (esbuild missing,
@@ -26,7 +27,7 @@ async function shippedBundle() {
   } catch {
     return undefined;
   }
-  const { bundleEntry } = await import('./cli-bundle.js');
+  const { bundleEntry } = await import('./dist-stamp.js');
   return bundleEntry(root, build);
 }
 
@@ -59,8 +60,12 @@ if (process.env.TARANG_DIST === '1' || !existsSync(src)) {
 } else {
   let ready;
   try {
-    const { ensureDist } = await import('./dist-build.js');
-    const r = await ensureDist(root);
+    // The check alone first (dist-stamp.js): the compiler and bundler (dist-build.js, with what it
+    // imports) are loaded only when dist/ is behind the sources.
+    const { bundleEntry, distChanges } = await import('./dist-stamp.js');
+    const c = distChanges(root);
+    const current = !c.all && c.changed.length === 0 && c.removed.length === 0;
+    const r = current ? { compiled: 0, bundle: bundleEntry(root, c.bundle) } : await (await import('./dist-build.js')).ensureDist(root);
     if (r.compiled > 0 && process.stderr.isTTY) process.stderr.write(`tarang: ${r.reason}; compiled ${r.compiled} file(s) into dist/\n`);
     ready = r;
   } catch (e) {

@@ -168,6 +168,7 @@ function fastRows(
   hasTimeCol: boolean,
   symIdx: number,
   bld: SeriesBuilder,
+  dateOpts: DateParseOptions,
 ): number {
   const nFields = roles.length;
   // The role codes as locals: read from R in the loop, V8 loads them from the object every time.
@@ -179,10 +180,11 @@ function fastRows(
   const CLOSE = R.CLOSE;
   const VOLUME = R.VOLUME;
   const OI = R.OI;
-  const dS = st.lastDateS;
-  const dLen = st.lastDateE - st.lastDateS;
-  const cachedDate = st.lastDate;
-  const cachedHasTime = st.lastDateHasTime;
+  // The cached date: its bytes, their length and value (a row of another date replaces it).
+  let dS = st.lastDateS;
+  let dLen = st.lastDateE - st.lastDateS;
+  let cachedDate = st.lastDate;
+  let cachedHasTime = st.lastDateHasTime;
   // Dates of up to 12 bytes (YYYYMMDD, YYYY-MM-DD, DD-MMM-YYYY, ...): three words at most.
   if (cachedDate !== cachedDate || dLen < 0 || dLen > 12) return pos;
   const kS = st.lastKeyS;
@@ -192,9 +194,9 @@ function fastRows(
   const lastLf = Math.min(n, b.length - 3) > pos ? b.lastIndexOf(10, Math.min(n, b.length - 3) - 1) : -1;
   if (lastLf < pos) return pos;
   // The cached date and symbol as words (bytes past their length are masked off when compared).
-  const dW0 = dLen > 0 ? dv.getUint32(dS, true) : 0;
-  const dW1 = dLen > 4 ? dv.getUint32(dS + 4, true) : 0;
-  const dW2 = dLen > 8 ? dv.getUint32(dS + 8, true) : 0;
+  let dW0 = dLen > 0 ? dv.getUint32(dS, true) : 0;
+  let dW1 = dLen > 4 ? dv.getUint32(dS + 4, true) : 0;
+  let dW2 = dLen > 8 ? dv.getUint32(dS + 8, true) : 0;
   const kW0 = symIdx >= 0 && kLen > 0 ? dv.getUint32(kS, true) : 0;
   const kW1 = symIdx >= 0 && kLen > 4 ? dv.getUint32(kS + 4, true) : 0;
   const kW2 = symIdx >= 0 && kLen > 8 ? dv.getUint32(kS + 8, true) : 0;
@@ -219,7 +221,7 @@ function fastRows(
       const role = roles[k]!;
       const s = p;
       // The byte ending the field, once it is found.
-      let c: number;
+      let c = 0;
       if (role >= OPEN && role <= CLOSE) {
         // digits[.d[d]]: whole words of four digits, then the rest of the integer part.
         let w = dv.getUint32(p, true);
@@ -286,20 +288,47 @@ function fastRows(
         else oi = v;
       } else if (role === DATE) {
         // The date of the row before, byte for byte (a word at a time), then the field's end.
+        let same = true;
         if (dLen > 0) {
           const r = dLen >= 4 ? 0 : 32 - 8 * dLen;
-          if ((((dv.getUint32(p, true) ^ dW0) << r) | 0) !== 0) break rowLoop;
+          same = (((dv.getUint32(p, true) ^ dW0) << r) | 0) === 0;
         }
-        if (dLen > 4) {
+        if (same && dLen > 4) {
           const r = dLen >= 8 ? 0 : 64 - 8 * dLen;
-          if ((((dv.getUint32(p + 4, true) ^ dW1) << r) | 0) !== 0) break rowLoop;
+          same = (((dv.getUint32(p + 4, true) ^ dW1) << r) | 0) === 0;
         }
-        if (dLen > 8) {
+        if (same && dLen > 8) {
           const r = dLen >= 12 ? 0 : 96 - 8 * dLen;
-          if ((((dv.getUint32(p + 8, true) ^ dW2) << r) | 0) !== 0) break rowLoop;
+          same = (((dv.getUint32(p + 8, true) ^ dW2) << r) | 0) === 0;
         }
-        p += dLen;
-        c = b[p]!;
+        if (same) {
+          // Every byte matched (none is a line feed), so the one after them is on this line.
+          c = b[p + dLen]!;
+          same = c === 44 || c === 10 || c === 13;
+        }
+        if (same) p += dLen;
+        else {
+          // Another date (the next day of a minute file): parsed here as the general loop parses
+          // it, and cached in its place. Returning to the general loop once a day instead made
+          // V8 compile this function twice (on-stack for the first day's loop, then again for
+          // the calls that followed): a sizeable part of a short run's compile time.
+          c = b[p]!;
+          while (c !== 44 && c !== 10 && c !== 13) {
+            if (c === 34) break rowLoop;
+            c = b[++p]!;
+          }
+          const len = p - s;
+          if (len > 12) break rowLoop;
+          const d = parseDateField(b, s, p, dateOpts);
+          if (d !== d) break rowLoop;
+          cachedDate = d;
+          cachedHasTime = parsed.hasTime;
+          dS = s;
+          dLen = len;
+          dW0 = len > 0 ? dv.getUint32(s, true) : 0;
+          dW1 = len > 4 ? dv.getUint32(s + 4, true) : 0;
+          dW2 = len > 8 ? dv.getUint32(s + 8, true) : 0;
+        }
         hasTime = cachedHasTime;
         dateSeen = true;
       } else if (role === TIME) {
@@ -383,6 +412,10 @@ function fastRows(
   st.anyTime = anyTime;
   st.allTime = allTime;
   st.rounded = 0;
+  st.lastDate = cachedDate;
+  st.lastDateHasTime = cachedHasTime;
+  st.lastDateS = dS;
+  st.lastDateE = dS + dLen;
   return pos;
 }
 
@@ -604,7 +637,12 @@ export function parseCsvCandles(input: Uint8Array | FileWindows, source: string,
         dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
         dvBytes = b;
       }
-      const at = fastRows(b, dv, pos, n, st, roles, hasTimeCol, fastSym, lastBuilder);
+      const at = fastRows(b, dv, pos, n, st, roles, hasTimeCol, fastSym, lastBuilder, dateOpts);
+      // The date cache as fastRows left it (it parses the dates it meets; positions in `b`).
+      lastDate = st.lastDate;
+      lastDateHasTime = st.lastDateHasTime;
+      lastDateS = st.lastDateS;
+      lastDateE = st.lastDateE;
       if (at !== pos) {
         lineNo = st.lineNo;
         rows = st.rows;
