@@ -189,6 +189,10 @@ export class BacktestVenue implements ExecutionVenue {
         this.emit({ kind: 'fill', fill: toVenueFill(e.trade), order: toVenueOrderState(e.order) });
         break;
       case 'position':
+        // The engine builds positions from fills; a venue position only matters for a contract
+        // the exchange settles at expiry (ExecutionEngine: settleExpired). An equity position's
+        // update, one per fill, would be translated and dispatched for nothing.
+        if (e.position.expiry === undefined) break;
         this.emit({ kind: 'position', position: toVenuePosition(e.position, e.ts) });
         break;
       case 'smart':
