@@ -29,9 +29,10 @@
 import { sliceRoot } from '../src/adapters/execution/tags.js';
 import { z } from 'zod';
 import { isIntraday } from '../src/core/candles.js';
+import { isTerminalStatus } from '../src/core/enums.js';
 import { VirtualClock } from '../src/core/clock.js';
 import { ConfigError } from '../src/core/errors.js';
-import type { CandleEvent, DeniedEvent, IntentEvent } from '../src/core/events.js';
+import { DenialCode, type CandleEvent, type DeniedEvent, type IntentEvent } from '../src/core/events.js';
 import type { InstrumentLookup } from '../src/core/instruments.js';
 import type { Logger } from '../src/core/log.js';
 import { silentLogger } from '../src/core/silent-log.js';
@@ -394,9 +395,22 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   const fills: FillRecord[] = [];
   // Who sent each tag (intents are published before their orders reach the venue), and which
   // tags are exit intents: with the fill's order (leg, trailing) they say why a trade ended.
+  // Only tags that can still fill are kept (see `settled`): a long run places tens of thousands
+  // of orders, and maps that grow with them cost a cache miss or more per lookup.
   const strategyOfTag = new Map<string, string>();
   const exitTags = new Set<string>();
+  // A plain order's fills all come before its final state; a smart order's legs (its remarks) and
+  // an auto-sliced order's slices (`<tag>.s<n>`, looked up by the root tag) fill later, and stay.
+  const settled = (tag: string): void => {
+    strategyOfTag.delete(tag);
+    exitTags.delete(tag);
+  };
   matching.subscribe((e) => {
+    if (e.type === 'order') {
+      const o = e.order;
+      if (o.smartOrderId === undefined && isTerminalStatus(o.status)) settled(o.remarks);
+      return;
+    }
     if (e.type !== 'fill') return;
     const t = e.trade;
     const o = e.order;
@@ -437,6 +451,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   });
   const denials = { count: 0, byCode: {} as Record<string, number>, first: [] as Array<{ ts: number; code: string; reason: string }> };
   engine.bus.on('denied', (d: DeniedEvent) => {
+    // A denied intent places nothing (an execution error may have placed part of it: kept).
+    if (d.code !== DenialCode.EXECUTION_ERROR) settled(d.intent.id);
     denials.count++;
     denials.byCode[d.code] = (denials.byCode[d.code] ?? 0) + 1;
     if (denials.first.length < 20) denials.first.push({ ts: d.ts, code: d.code, reason: d.reason });

@@ -131,14 +131,19 @@ export class BacktestVenue implements ExecutionVenue {
   readonly name = 'backtest';
   readonly capabilities: VenueCapabilities;
   // Subscribers held directly rather than through a Subject: Subject.next wraps every value in an
-  // error-context closure, and a backtest sends several updates per order.
-  private readonly sinks = new Set<Subscriber<VenueUpdate>>();
+  // error-context closure, and a backtest sends several updates per order. An array replaced on
+  // every (un)subscription: emitting walks it without a Set iterator, undisturbed by a change.
+  private sinks: readonly Subscriber<VenueUpdate>[] = [];
   readonly updates: Observable<VenueUpdate> = new Observable<VenueUpdate>((sub) => {
-    this.sinks.add(sub);
-    return () => void this.sinks.delete(sub);
+    this.sinks = [...this.sinks, sub];
+    return () => {
+      this.sinks = this.sinks.filter((s) => s !== sub);
+    };
   });
   private readonly unsubscribe: () => void;
   private readonly clock: Pick<Clock, 'now'>;
+  /** The order snapshot of the last fill: the engine's `order` event with it is not sent again. */
+  private sentWithFill: SimOrder | undefined;
 
   constructor(
     readonly engine: MatchingEngine,
@@ -157,24 +162,37 @@ export class BacktestVenue implements ExecutionVenue {
 
   close(): void {
     this.unsubscribe();
-    for (const sub of [...this.sinks]) sub.complete();
-    this.sinks.clear();
+    const sinks = this.sinks;
+    this.sinks = [];
+    for (const sub of sinks) sub.complete();
   }
 
   private emit(u: VenueUpdate): void {
-    for (const sub of this.sinks) sub.next(u);
+    const sinks = this.sinks;
+    for (let i = 0; i < sinks.length; i++) sinks[i]!.next(u);
   }
 
   private forward(e: SimEvent): void {
     switch (e.type) {
       case 'order':
+        // The order update that follows every fill has already gone with that fill.
+        if (e.order === this.sentWithFill) {
+          this.sentWithFill = undefined;
+          break;
+        }
         this.emit({ kind: 'order', order: toVenueOrderState(e.order) });
         break;
       case 'fill':
-        // The engine follows every fill with the order's own update.
-        this.emit({ kind: 'fill', fill: toVenueFill(e.trade) });
+        // The engine follows every fill with the order's own update (the same snapshot): it goes
+        // with the fill, so the order's new state is merged and published once.
+        this.sentWithFill = e.order;
+        this.emit({ kind: 'fill', fill: toVenueFill(e.trade), order: toVenueOrderState(e.order) });
         break;
       case 'position':
+        // The engine builds positions from fills; a venue position only matters for a contract
+        // the exchange settles at expiry (ExecutionEngine: settleExpired). An equity position's
+        // update, one per fill, would be translated and dispatched for nothing.
+        if (e.position.expiry === undefined) break;
         this.emit({ kind: 'position', position: toVenuePosition(e.position, e.ts) });
         break;
       case 'smart':
@@ -186,7 +204,8 @@ export class BacktestVenue implements ExecutionVenue {
   place(req: VenueOrderRequest): WriteOutcome {
     try {
       // One literal, absent prices undefined (the engine tests for undefined): no spread per order.
-      const r = this.engine.placeOrder({
+      // The ack alone: the order's state reaches the engine through the matching engine's events.
+      const r = this.engine.placeOrderAck({
         instrument: req.instrument,
         side: req.side,
         qty: req.qty,
@@ -198,7 +217,7 @@ export class BacktestVenue implements ExecutionVenue {
         isAmo: req.isAmo || !this.engine.isSessionOpen(),
         remarks: req.tag,
       });
-      if (r.rejection) return { status: 'rejected', reason: r.rejection.message, errorCode: r.rejection.errorType };
+      if (r.rejection !== undefined) return { status: 'rejected', reason: r.rejection, errorCode: 'OrderException' };
       return { status: 'accepted', orderId: r.orderId, venueStatus: r.venueStatus };
     } catch (e) {
       return refused(e);
@@ -250,8 +269,9 @@ export class BacktestVenue implements ExecutionVenue {
   }
 
   funds(): VenueFunds {
-    const f = this.engine.account.funds();
-    return { available: f.available, used: f.usedMargin, realizedPnl: f.realizedPnl, unrealizedPnl: f.unrealizedPnl, ts: this.clock.now() };
+    // Read field by field (risk reads funds after every fill): not the account's full funds view.
+    const a = this.engine.account;
+    return { available: a.available(), used: a.usedMargin(), realizedPnl: a.realizedPnl(), unrealizedPnl: a.unrealizedPnl(), ts: this.clock.now() };
   }
 
   margin(req: MarginRequest): MarginEstimate {

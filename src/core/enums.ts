@@ -54,15 +54,9 @@ export type OrderStatus = (typeof OrderStatus)[keyof typeof OrderStatus];
 export const TradingState = { ACTIVE: 'active', REDUCING: 'reducing', HALTED: 'halted' } as const;
 export type TradingState = (typeof TradingState)[keyof typeof TradingState];
 
-const TERMINAL: ReadonlySet<OrderStatus> = new Set([
-  OrderStatus.FILLED,
-  OrderStatus.CANCELLED,
-  OrderStatus.REJECTED,
-  OrderStatus.EXPIRED,
-]);
-
+/** FILLED, CANCELLED, REJECTED or EXPIRED. Comparisons, not a Set: the order path asks this many times per order. */
 export function isTerminalStatus(s: OrderStatus): boolean {
-  return TERMINAL.has(s);
+  return s === OrderStatus.FILLED || s === OrderStatus.CANCELLED || s === OrderStatus.REJECTED || s === OrderStatus.EXPIRED;
 }
 
 export function oppositeSide(s: Side): Side {

@@ -58,9 +58,42 @@ export function formatRupees(paise: Paise): string {
 /**
  * Paise as rupees the Indian way, for people reading logs and messages: `₹5,00,000.00`,
  * `₹12,34,56,789.05`, `-₹1,250.00` (lakh and crore grouping: the last three digits, then pairs).
- * Exact string arithmetic, not Intl, so the output does not depend on the ICU data Node was built with.
+ * Exact integer arithmetic, not Intl, so the output does not depend on the ICU data Node was built
+ * with; and no regular expression or string splitting, since risk denials format two amounts each
+ * (a backtest can deny thousands of intents).
  */
 export function formatInr(paise: Paise): string {
+  const abs = Math.abs(Math.round(paise));
+  // Beyond exact integers (and NaN) the digits are not an integer's: the general path keeps its text.
+  if (!Number.isSafeInteger(abs)) return formatInrText(paise);
+  const frac = abs % 100;
+  let whole = (abs - frac) / 100;
+  let grouped: string;
+  if (whole < 1000) grouped = String(whole);
+  else {
+    grouped = pad3(whole % 1000);
+    whole = Math.floor(whole / 1000);
+    while (whole >= 100) {
+      grouped = `${pad2(whole % 100)},${grouped}`;
+      whole = Math.floor(whole / 100);
+    }
+    grouped = `${whole},${grouped}`;
+  }
+  return `${paise < 0 ? '-' : ''}₹${grouped}.${pad2(frac)}`;
+}
+
+/** 0..99 as two digits. */
+function pad2(n: number): string {
+  return n < 10 ? `0${n}` : String(n);
+}
+
+/** 0..999 as three digits. */
+function pad3(n: number): string {
+  return n < 10 ? `00${n}` : n < 100 ? `0${n}` : String(n);
+}
+
+/** formatInr over formatRupees' text (any number, including the unsafe and NaN). */
+function formatInrText(paise: Paise): string {
   const plain = formatRupees(paise);
   const neg = plain.startsWith('-');
   const [whole = '0', frac = '00'] = (neg ? plain.slice(1) : plain).split('.');

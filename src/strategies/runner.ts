@@ -11,13 +11,13 @@
 import type { CandleEvent, FillEvent, OrderSnapshot, PositionEvent, TickEvent } from '../core/events.js';
 import { DenialCode, LifecyclePhase } from '../core/events.js';
 import type { EventBus } from '../core/bus/event-bus.js';
-import type { Intent } from '../core/intents.js';
+import type { Intent, PlaceIntent } from '../core/intents.js';
 import type { InstrumentLookup } from '../core/instruments.js';
 import type { Logger } from '../core/log.js';
 import { describeError } from '../core/errors.js';
 import type { JsonValue } from '../core/store.js';
 import type { ClockView, IntentDraft, OrderOptions, OrdersView, PortfolioView, Strategy, StrategyContext } from './strategy.js';
-import type { Product } from '../core/enums.js';
+import type { Product, Side } from '../core/enums.js';
 
 export interface RunnerDeps {
   readonly bus: EventBus;
@@ -53,17 +53,6 @@ export class StrategyRunner {
     this.warmingUp = this.short > 0;
     for (const i of strategy.instruments) for (const iv of strategy.intervals ?? []) this.counts.set(`${i}|${iv}`, 0);
     const isWarmingUp = (): boolean => this.warmingUp;
-    const market = (side: 'BUY' | 'SELL', instrument: string, qty: number, o: OrderOptions = {}): IntentDraft => ({
-      kind: 'place',
-      instrument,
-      side,
-      qty,
-      orderType: o.triggerPrice !== undefined ? 'STOP_LOSS' : o.limitPrice !== undefined ? 'LIMIT' : 'MARKET',
-      validity: o.validity ?? 'DAY',
-      product: o.product ?? 'INTRADAY',
-      ...(o.limitPrice !== undefined ? { limitPrice: o.limitPrice } : {}),
-      ...(o.triggerPrice !== undefined ? { triggerPrice: o.triggerPrice } : {}),
-    });
     this.ctx = {
       id,
       clock: deps.clock,
@@ -76,8 +65,8 @@ export class StrategyRunner {
         return isWarmingUp();
       },
       submit: (d) => this.submit(d),
-      buy: (i, q, o) => this.submit(market('BUY', i, q, o)),
-      sell: (i, q, o) => this.submit(market('SELL', i, q, o)),
+      buy: (i, q, o) => this.placeIntent('BUY', i, q, o),
+      sell: (i, q, o) => this.placeIntent('SELL', i, q, o),
       exit: (i, product?: Product) => this.submit({ kind: 'exit', instrument: i, ...(product ? { product } : {}) }),
       cancel: (tag) => this.submit({ kind: 'cancel', target: tag }),
     };
@@ -179,7 +168,33 @@ export class StrategyRunner {
   private submit(d: IntentDraft): string {
     const id = this.deps.newTag();
     // Object.assign, not `{ ...d, id }`: on Node 20 spread-then-add costs microseconds per call.
-    const intent = Object.assign({ id, strategyId: this.id }, d) as Intent;
+    return this.send(Object.assign({ id, strategyId: this.id }, d) as Intent);
+  }
+
+  /**
+   * `buy`/`sell`: the place intent built whole, in submit's field order (id, strategyId, then the
+   * draft's), prices set only when given: no draft copied into it, no conditional spreads.
+   */
+  private placeIntent(side: Side, instrument: string, qty: number, o: OrderOptions = {}): string {
+    const intent: { -readonly [K in keyof PlaceIntent]: PlaceIntent[K] } = {
+      id: this.deps.newTag(),
+      strategyId: this.id,
+      kind: 'place',
+      instrument,
+      side,
+      qty,
+      orderType: o.triggerPrice !== undefined ? 'STOP_LOSS' : o.limitPrice !== undefined ? 'LIMIT' : 'MARKET',
+      validity: o.validity ?? 'DAY',
+      product: o.product ?? 'INTRADAY',
+    };
+    if (o.limitPrice !== undefined) intent.limitPrice = o.limitPrice;
+    if (o.triggerPrice !== undefined) intent.triggerPrice = o.triggerPrice;
+    return this.send(intent);
+  }
+
+  /** Publishes an intent (or its denial while paused or warming up); returns its id. */
+  private send(intent: Intent): string {
+    const id = intent.id;
     const ts = this.deps.clock.now();
     if (this.pausedReason !== undefined || this.warmingUp) {
       const reason = this.pausedReason !== undefined ? `strategy ${this.id} is paused: ${this.pausedReason}` : `strategy ${this.id} is warming up`;

@@ -199,8 +199,10 @@ export class ExecutionEngine implements HeldChanges, LegRouter, LostAnswerRouter
         return;
       case 'fill':
         if (isBrokerSquareOff(u.fill.tag)) return this.squareOffs.onFill(u.fill);
-        this.orders.applyFill(u.fill);
+        this.orders.applyFill(u.fill, u.order);
         this.gaps.afterFill();
+        // As after an `order` update: the state that came with the fill may report fills not booked yet.
+        if (u.order !== undefined && this.orders.hasFillGaps()) this.gaps.onGap();
         return;
       case 'position':
         // The portfolio is built from fills; venue positions are for reconciliation, except a

@@ -138,7 +138,8 @@ export class Funds {
   private apply(f: VenueFunds): void {
     this.funds = { available: f.available, at: this.clock.now() };
     this.reservedSinceFunds = 0;
-    this.reservations.clear();
+    // Clearing a Map allocates a new table even when it is empty (an in-process venue is read after every fill).
+    if (this.reservations.size > 0) this.reservations.clear();
     this.lastRead = this.clock.now();
   }
 

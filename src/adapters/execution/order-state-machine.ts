@@ -169,26 +169,7 @@ export class OrderStateMachine implements ForgetHooks {
     }
     const before = rec.snapshot;
     const linked = this.link(rec, s.orderId);
-    // Price/qty fields only from states at least as fresh as the last ones taken.
-    if (s.ts >= rec.fieldsTs && !isTerminalStatus(rec.status)) {
-      rec.fieldsTs = s.ts;
-      if (s.qty !== undefined && s.qty > 0) rec.qty = s.qty;
-      if (s.limitPrice !== undefined) rec.limitPrice = s.limitPrice;
-      if (s.triggerPrice !== undefined) rec.triggerPrice = s.triggerPrice;
-    }
-    if (s.modifications !== undefined && s.modifications > rec.modifications) rec.modifications = s.modifications;
-    if (s.filledQty !== undefined && s.filledQty > rec.reportedFilled) {
-      rec.reportedFilled = s.filledQty;
-      if (s.avgPrice !== undefined) rec.avgPrice = s.avgPrice;
-    }
-    const merged = mergeStatus(rec.status, s.status);
-    if (merged !== rec.status) {
-      rec.status = merged;
-      if (s.reason !== undefined) rec.reason = s.reason;
-    }
-    if (s.venueStatus !== undefined && !isTerminalStatus(rec.status)) rec.venueStatus = s.venueStatus;
-    else if (s.venueStatus !== undefined && merged === s.status) rec.venueStatus = s.venueStatus;
-    rec.status = statusForFill(rec.status, Math.max(rec.reportedFilled, rec.fillQty), rec.qty);
+    mergeState(rec, s);
     if (linked || differs(rec, before)) this.publish(rec);
     if (linked) this.drainOrphans(s.orderId);
   }
@@ -198,19 +179,31 @@ export class OrderStateMachine implements ForgetHooks {
    * real fill on an order that carries a synthetic one (booked for a gap the venue could not list
    * at the time) replaces it rather than adding to it: the quantity the synthetic fill already
    * booked is not booked twice, whichever path (stream, gap read, reconcile) brought the real one.
+   *
+   * `state`: the order's state after this fill, when the venue tells it with the fill (an
+   * in-process venue). It is merged exactly as `applyState` would merge it right after the fill,
+   * and the order published once for both, not once for the fill and again for the state.
    */
-  applyFill(f: VenueFill): boolean {
-    if (this.fills.isBooked(f.fillId) || this.finished.isForgotten(f.orderId)) return false;
+  applyFill(f: VenueFill, state?: VenueOrderState): boolean {
+    const sameOrder = state !== undefined && state.orderId === f.orderId;
+    if (this.fills.isBooked(f.fillId) || this.finished.isForgotten(f.orderId)) {
+      if (state !== undefined) this.applyState(state);
+      return false;
+    }
     const found = this.resolve(f.orderId, f.tag, undefined, undefined, f.side, undefined);
     const rec = found === AMBIGUOUS ? undefined : found;
     if (!rec) {
       this.orphanFills.park(f.orderId, f);
+      if (state !== undefined) this.applyState(state);
       return false;
     }
     const linked = this.link(rec, f.orderId);
+    const before = rec.snapshot;
     const booked = this.fills.book(rec, f) > 0;
-    if (booked) this.publish(rec);
+    if (sameOrder) mergeState(rec, state);
+    if (booked || (sameOrder && differs(rec, before))) this.publish(rec);
     if (linked) this.drainOrphans(f.orderId);
+    if (state !== undefined && !sameOrder) this.applyState(state);
     return booked;
   }
 
@@ -534,6 +527,33 @@ export class OrderStateMachine implements ForgetHooks {
     if (terminal && !rec.evictable) this.finished.add(rec);
     this.bus.publish({ type: 'order', ts: this.clock.now(), order: snap });
   }
+}
+
+/**
+ * Takes a venue state's news into a record (applyState's merge, without the lookups and the
+ * publishing): price and quantity fields only from a state at least as fresh as the last taken,
+ * modifications and reported fills only upwards, the status by the monotonic merge rule.
+ */
+function mergeState(rec: OrderRecord, s: VenueOrderState): void {
+  if (s.ts >= rec.fieldsTs && !isTerminalStatus(rec.status)) {
+    rec.fieldsTs = s.ts;
+    if (s.qty !== undefined && s.qty > 0) rec.qty = s.qty;
+    if (s.limitPrice !== undefined) rec.limitPrice = s.limitPrice;
+    if (s.triggerPrice !== undefined) rec.triggerPrice = s.triggerPrice;
+  }
+  if (s.modifications !== undefined && s.modifications > rec.modifications) rec.modifications = s.modifications;
+  if (s.filledQty !== undefined && s.filledQty > rec.reportedFilled) {
+    rec.reportedFilled = s.filledQty;
+    if (s.avgPrice !== undefined) rec.avgPrice = s.avgPrice;
+  }
+  const merged = mergeStatus(rec.status, s.status);
+  if (merged !== rec.status) {
+    rec.status = merged;
+    if (s.reason !== undefined) rec.reason = s.reason;
+  }
+  if (s.venueStatus !== undefined && !isTerminalStatus(rec.status)) rec.venueStatus = s.venueStatus;
+  else if (s.venueStatus !== undefined && merged === s.status) rec.venueStatus = s.venueStatus;
+  rec.status = statusForFill(rec.status, Math.max(rec.reportedFilled, rec.fillQty), rec.qty);
 }
 
 function isBareId(id: string): boolean {

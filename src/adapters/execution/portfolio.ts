@@ -27,6 +27,8 @@ interface Book {
   readonly instrument: string;
   readonly product: Product;
   readonly strategyId: string | undefined;
+  /** The instrument's last price (shared by every book of the instrument). */
+  readonly at: LastPrice;
   netQty: number;
   openValue: Paise;
   realizedPnl: Paise;
@@ -34,19 +36,39 @@ interface Book {
   unreal: Paise;
 }
 
+/** An instrument's last price; undefined until it is marked or filled. */
+interface LastPrice {
+  price: Paise | undefined;
+}
+
+/** The books of one instrument (one per product traded) and their net quantity over products. */
+interface InstrumentBooks {
+  readonly books: Book[];
+  net: number;
+}
+
+/** An instrument as the account sees it: its last price, and its account books. */
+interface InstrumentState extends LastPrice, InstrumentBooks {}
+
+/** A strategy's books, in first-traded order, and per instrument. */
+interface StrategyBooks {
+  readonly books: Map<string, Book>;
+  readonly byInstrument: Map<string, InstrumentBooks>;
+}
+
 export class Portfolio {
+  /** Account books in first-traded order (`instrument|product`): what positions() and books() list. */
   private readonly account = new Map<string, Book>();
-  private readonly strategies = new Map<string, Map<string, Book>>();
-  /** Account books per instrument, for per-tick unrealized updates. */
-  private readonly byInstrument = new Map<string, Book[]>();
-  /** Last price per instrument, in a box each: marking a candle writes the box, not the map. */
-  private readonly last = new Map<string, { price: Paise }>();
-  /** The box of the instrument marked last: a backtest marks the same one candle after candle, with no lookup. */
+  private readonly strategies = new Map<string, StrategyBooks>();
+  /**
+   * Last price, account books and net quantity per instrument: one lookup per fill or mark finds
+   * them all, with no key string built (a backtest books a fill every few dozen candles and marks
+   * every candle).
+   */
+  private readonly instruments = new Map<string, InstrumentState>();
+  /** The instrument marked last: a backtest marks the same one candle after candle, with no lookup. */
   private markedInstrument: string | undefined;
-  private markedBox: { price: Paise } = { price: 0 };
-  /** Net quantity over products per instrument, account-wide and per strategy (risk asks per intent). */
-  private readonly netAccount = new Map<string, number>();
-  private readonly netStrategy = new Map<string, Map<string, number>>();
+  private marked: InstrumentState = { price: undefined, books: [], net: 0 };
   private realizedTotal: Paise = 0;
   private unrealizedTotal: Paise = 0;
   private dayEnd = -Infinity;
@@ -62,21 +84,22 @@ export class Portfolio {
   /** Books a fill (the engine calls this for each `fill` event) and publishes the position changes. */
   applyFill(f: FillEvent): void {
     this.rollDay(f.ts);
-    if (!this.last.has(f.instrument)) this.last.set(f.instrument, { price: f.price });
-    const acc = this.book(this.account, f.instrument, f.product, undefined);
+    let inst = this.instruments.get(f.instrument);
+    if (inst === undefined) this.instruments.set(f.instrument, (inst = { price: f.price, books: [], net: 0 }));
+    const acc = productBook(inst, f.product) ?? this.newBook(inst, f.instrument, f.product, undefined);
     const realizedBefore = acc.realizedPnl;
     apply(acc, f);
     this.realizedTotal += acc.realizedPnl - realizedBefore;
     this.revalue(acc);
-    let sm = this.strategies.get(f.strategyId);
-    if (!sm) this.strategies.set(f.strategyId, (sm = new Map()));
-    const st = this.book(sm, f.instrument, f.product, f.strategyId);
+    let sb = this.strategies.get(f.strategyId);
+    if (sb === undefined) this.strategies.set(f.strategyId, (sb = { books: new Map(), byInstrument: new Map() }));
+    let si = sb.byInstrument.get(f.instrument);
+    if (si === undefined) sb.byInstrument.set(f.instrument, (si = { books: [], net: 0 }));
+    const st = productBook(si, f.product) ?? this.newBook(inst, f.instrument, f.product, f.strategyId, si, sb);
     apply(st, f);
     const d = sideSign(f.side) * f.qty;
-    this.netAccount.set(f.instrument, (this.netAccount.get(f.instrument) ?? 0) + d);
-    let ns = this.netStrategy.get(f.strategyId);
-    if (!ns) this.netStrategy.set(f.strategyId, (ns = new Map()));
-    ns.set(f.instrument, (ns.get(f.instrument) ?? 0) + d);
+    inst.net += d;
+    si.net += d;
     this.bus.publish(this.event(st, f.ts));
     this.bus.publish(this.event(acc, f.ts));
     this.onPnl();
@@ -95,8 +118,8 @@ export class Portfolio {
     const acc = this.account.get(k);
     if (!acc || acc.netQty === 0) return undefined;
     const fills: FillEvent[] = [];
-    for (const [strategyId, sm] of this.strategies) {
-      const st = sm.get(k);
+    for (const [strategyId, sb] of this.strategies) {
+      const st = sb.books.get(k);
       if (!st || st.netQty === 0) continue;
       fills.push({ type: 'fill', ts, fillId: `settlement:${ref}:${strategyId}`, tag: `settlement:${ref}`, strategyId, instrument, side: st.netQty > 0 ? 'SELL' : 'BUY', qty: Math.abs(st.netQty), price, product, charges: 0 });
     }
@@ -117,9 +140,9 @@ export class Portfolio {
     const fills: FillEvent[] = [];
     let left = f.qty;
     let chargesLeft = f.charges ?? 0;
-    for (const [strategyId, sm] of this.strategies) {
+    for (const [strategyId, sb] of this.strategies) {
       if (left <= 0) break;
-      const st = sm.get(k);
+      const st = sb.books.get(k);
       if (!st || Math.sign(st.netQty) !== reduces) continue;
       const qty = Math.min(left, Math.abs(st.netQty));
       left -= qty;
@@ -146,18 +169,18 @@ export class Portfolio {
 
   /** Marks an instrument to a new price (ticks, candle closes). */
   mark(instrument: string, price: Paise, ts: number): void {
-    let box: { price: Paise } | undefined;
-    if (instrument === this.markedInstrument) box = this.markedBox;
+    let inst: InstrumentState | undefined;
+    if (instrument === this.markedInstrument) inst = this.marked;
     else {
-      box = this.last.get(instrument);
-      if (box === undefined) this.last.set(instrument, (box = { price: Number.NaN }));
+      inst = this.instruments.get(instrument);
+      if (inst === undefined) this.instruments.set(instrument, (inst = { price: undefined, books: [], net: 0 }));
       this.markedInstrument = instrument;
-      this.markedBox = box;
+      this.marked = inst;
     }
-    if (box.price === price) return;
-    box.price = price;
-    const books = this.byInstrument.get(instrument);
-    if (!books) return;
+    if (inst.price === price) return;
+    inst.price = price;
+    const books = inst.books;
+    if (books.length === 0) return;
     this.rollDay(ts);
     let changed = false;
     for (let i = 0; i < books.length; i++) {
@@ -171,13 +194,13 @@ export class Portfolio {
   }
 
   lastPrice(instrument: string): Paise | undefined {
-    return this.last.get(instrument)?.price;
+    return this.instruments.get(instrument)?.price;
   }
 
   /** Net quantity over products, account-wide or of one strategy. */
   netQty(instrument: string, strategyId?: string): number {
-    if (strategyId === undefined) return this.netAccount.get(instrument) ?? 0;
-    return this.netStrategy.get(strategyId)?.get(instrument) ?? 0;
+    if (strategyId === undefined) return this.instruments.get(instrument)?.net ?? 0;
+    return this.strategies.get(strategyId)?.byInstrument.get(instrument)?.net ?? 0;
   }
 
   totalPnl(): Paise {
@@ -204,13 +227,13 @@ export class Portfolio {
 
   /** Open positions (non-zero), account-wide or of one strategy. */
   positions(strategyId?: string): PositionView[] {
-    const map = strategyId === undefined ? this.account : this.strategies.get(strategyId);
+    const map = strategyId === undefined ? this.account : this.strategies.get(strategyId)?.books;
     return map ? [...map.values()].filter((b) => b.netQty !== 0).map((b) => this.view(b)) : [];
   }
 
   /** Every book with activity (including flat ones with realized P&L). */
   books(strategyId?: string): PositionView[] {
-    const map = strategyId === undefined ? this.account : this.strategies.get(strategyId);
+    const map = strategyId === undefined ? this.account : this.strategies.get(strategyId)?.books;
     return map ? [...map.values()].map((b) => this.view(b)) : [];
   }
 
@@ -219,7 +242,7 @@ export class Portfolio {
     return {
       netQty: (i) => this.netQty(i, strategyId),
       position: (i, product) => {
-        const map = this.strategies.get(strategyId);
+        const map = this.strategies.get(strategyId)?.books;
         if (!map) return undefined;
         if (product) {
           const b = map.get(key(i, product));
@@ -233,10 +256,10 @@ export class Portfolio {
       positions: () => this.positions(strategyId),
       pnl: () => {
         let p = 0;
-        for (const b of this.strategies.get(strategyId)?.values() ?? []) p += b.realizedPnl + (this.unrealOf(b) ?? 0);
+        for (const b of this.strategies.get(strategyId)?.books.values() ?? []) p += b.realizedPnl + (this.unrealOf(b) ?? 0);
         return p;
       },
-      lastPrice: (i) => this.last.get(i)?.price,
+      lastPrice: (i) => this.lastPrice(i),
     };
   }
 
@@ -253,7 +276,7 @@ export class Portfolio {
 
   private unrealOf(b: Book): Paise | undefined {
     if (b.netQty === 0) return 0;
-    const px = this.last.get(b.instrument)?.price;
+    const px = b.at.price;
     return px === undefined ? undefined : b.netQty * px - b.openValue;
   }
 
@@ -280,17 +303,18 @@ export class Portfolio {
     return e;
   }
 
-  private book(map: Map<string, Book>, instrument: string, product: Product, strategyId: string | undefined): Book {
-    const k = key(instrument, product);
-    let b = map.get(k);
-    if (!b) {
-      b = { instrument, product, strategyId, netQty: 0, openValue: 0, realizedPnl: 0, unreal: 0 };
-      map.set(k, b);
-      if (strategyId === undefined) {
-        const list = this.byInstrument.get(instrument) ?? [];
-        list.push(b);
-        this.byInstrument.set(instrument, list);
-      }
+  /**
+   * A new book of (instrument, product): the account's (`strategyId` undefined) or a strategy's,
+   * listed under its instrument and, in first-traded order, under its key.
+   */
+  private newBook(inst: InstrumentState, instrument: string, product: Product, strategyId: string | undefined, si?: InstrumentBooks, sb?: StrategyBooks): Book {
+    const b: Book = { instrument, product, strategyId, at: inst, netQty: 0, openValue: 0, realizedPnl: 0, unreal: 0 };
+    if (strategyId === undefined) {
+      inst.books.push(b);
+      this.account.set(key(instrument, product), b);
+    } else {
+      si!.books.push(b);
+      sb!.books.set(key(instrument, product), b);
     }
     return b;
   }
@@ -306,6 +330,13 @@ const PRODUCTS: readonly Product[] = ['CNC', 'INTRADAY', 'MARGIN'];
 
 function key(instrument: string, product: Product): string {
   return `${instrument}|${product}`;
+}
+
+/** The book of one product among an instrument's (at most one per product, so a short scan). */
+function productBook(books: InstrumentBooks, product: Product): Book | undefined {
+  const list = books.books;
+  for (let i = 0; i < list.length; i++) if (list[i]!.product === product) return list[i];
+  return undefined;
 }
 
 function apply(b: Book, f: Pick<FillEvent, 'side' | 'qty' | 'price' | 'charges'>): void {

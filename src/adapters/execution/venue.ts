@@ -278,7 +278,12 @@ export interface MarginEstimate {
 
 export type VenueUpdate =
   | { readonly kind: 'order'; readonly order: VenueOrderState }
-  | { readonly kind: 'fill'; readonly fill: VenueFill }
+  /**
+   * A fill; `order`, when the venue knows it with the fill (an in-process venue), is the order's
+   * state after it, merged with the fill (one published state for both) and then not sent again
+   * as an `order` update.
+   */
+  | { readonly kind: 'fill'; readonly fill: VenueFill; readonly order?: VenueOrderState }
   | { readonly kind: 'position'; readonly position: VenuePosition }
   /**
    * Connection state of the update stream. After `connected` following a drop, the engine

@@ -107,6 +107,11 @@ export class VenueAccount {
     return this.ledger() - this.usedMargin();
   }
 
+  /** The day's realised P&L (before charges). */
+  realizedPnl(): Paise {
+    return this.realized;
+  }
+
   unrealizedPnl(): Paise {
     let u = 0;
     for (const p of this.positionMap.values()) u += unrealized(p);
@@ -215,8 +220,7 @@ export class VenueAccount {
    * an open position of the same instrument and product is free).
    */
   orderMargin(instrument: Instrument, side: Side, qty: number, price: Paise, product: Product): MarginParts {
-    const p = this.positionMap.get(key(instrument.id, product));
-    const net = p?.netQty ?? 0;
+    const net = this.positionOf(instrument.id, product)?.netQty ?? 0;
     const reducing = side === 'BUY' ? Math.max(0, -net) : Math.max(0, net);
     const opening = Math.max(0, qty - reducing);
     return this.marginModel.required(instrument, side, opening, price, product);
@@ -380,10 +384,21 @@ export class VenueAccount {
     }
   }
 
+  /**
+   * The position of (instrument, product), found through the instrument's short list (one per
+   * product): no key string built for the lookups of every order and fill.
+   */
+  private positionOf(instrument: string, product: Product): PositionState | undefined {
+    const list = this.byInstrument.get(instrument);
+    if (list === undefined) return undefined;
+    for (let i = 0; i < list.length; i++) if (list[i]!.product === product) return list[i];
+    return undefined;
+  }
+
   private positionFor(instrument: Instrument, product: Product): PositionState {
-    const k = key(instrument.id, product);
-    let p = this.positionMap.get(k);
+    let p = this.positionOf(instrument.id, product);
     if (!p) {
+      const k = key(instrument.id, product);
       p = {
         instrument,
         product,

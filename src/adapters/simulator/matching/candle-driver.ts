@@ -122,6 +122,7 @@ export class CandleDriver {
         engine.onMarket({ instrument: c.instrument, ts: p.ts, ltp: p.price, mode: p.mode, low: c.low, high: c.high, availableQty: 0 });
         continue;
       }
+      // One literal (an unlimited budget is an absent one): a conditional spread copies per point.
       const q = engine.onMarket({
         instrument: c.instrument,
         ts: p.ts,
@@ -129,7 +130,7 @@ export class CandleDriver {
         mode: p.mode,
         low: c.low,
         high: c.high,
-        ...(budget !== Infinity ? { availableQty: budget } : {}),
+        availableQty: budget !== Infinity ? budget : undefined,
       });
       filled += q;
       budget -= q;

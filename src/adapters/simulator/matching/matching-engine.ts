@@ -47,6 +47,7 @@ import type {
   ModifyOrderRequest,
   ModifyOrderResult,
   ModifySmartOrderRequest,
+  PlaceOrderAck,
   PlaceOrderRequest,
   PlaceOrderResult,
   SimListener,
@@ -143,12 +144,12 @@ export class MatchingEngine {
   }
 
   lastPrice(instrument: string): Paise | undefined {
-    return this.st.books.get(instrument)?.ltp;
+    return this.st.bookOf(instrument)?.ltp;
   }
 
   /** true when the instrument has working orders (cheap; the candle driver's fast path). */
   hasWorkingOrders(instrument: string): boolean {
-    const b = this.st.books.get(instrument);
+    const b = this.st.bookOf(instrument);
     return b !== undefined && b.working.length > 0;
   }
 
@@ -160,7 +161,7 @@ export class MatchingEngine {
   triggerBias(instrument: string): { stops: number; targets: number } {
     let stops = 0;
     let targets = 0;
-    for (const o of this.st.books.get(instrument)?.working ?? []) {
+    for (const o of this.st.bookOf(instrument)?.working ?? []) {
       if (o.phase !== Phase.TRIGGER) continue;
       const v = o.side === 'BUY' ? 1 : -1;
       if (o.leg === 'target') targets += v;
@@ -188,6 +189,27 @@ export class MatchingEngine {
    * with `rejection` set.
    */
   placeOrder(req: PlaceOrderRequest): PlaceOrderResult {
+    const o = this.enterOrder(req);
+    const order = snapshot(o);
+    return {
+      orderId: o.orderId,
+      venueStatus: order.venueStatus,
+      order,
+      ...(o.phase === Phase.FAILED ? { rejection: { errorType: 'OrderException' as const, message: o.extraInfo } } : {}),
+    };
+  }
+
+  /**
+   * `placeOrder` answered without the order's snapshot: what an in-process venue needs, since it
+   * hears the order's state through the engine's events (a backtest places an order per signal).
+   */
+  placeOrderAck(req: PlaceOrderRequest): PlaceOrderAck {
+    const o = this.enterOrder(req);
+    return { orderId: o.orderId, venueStatus: venueStatusOf(o), rejection: o.phase === Phase.FAILED ? o.extraInfo : undefined };
+  }
+
+  /** Checks, records and admits a regular order; a refused one is FAILED (only admission fails a regular order). */
+  private enterOrder(req: PlaceOrderRequest): OrderState {
     const st = this.st;
     const now = st.clock.now();
     checkOneOf('txn_type', req.side, SIDES);
@@ -229,15 +251,9 @@ export class MatchingEngine {
       now,
       leg: undefined,
     });
-    const reason = st.admit(o, now);
+    st.admit(o, now);
     st.flush();
-    const order = snapshot(o);
-    return {
-      orderId: o.orderId,
-      venueStatus: order.venueStatus,
-      order,
-      ...(reason !== undefined ? { rejection: { errorType: 'OrderException' as const, message: reason } } : {}),
-    };
+    return o;
   }
 
   /**
@@ -382,7 +398,7 @@ export class MatchingEngine {
    */
   onMarket(u: MarketUpdate): number {
     const st = this.st;
-    const book = st.books.get(u.instrument) ?? st.bookById(u.instrument);
+    const book = st.bookOf(u.instrument) ?? st.bookById(u.instrument);
     // A path update is the segment from the previous price to `ltp` (see UpdateMode).
     const from = book.ltp;
     book.ts = u.ts;
@@ -396,7 +412,7 @@ export class MatchingEngine {
     if (u.lowerCircuit !== undefined) book.lower = u.lowerCircuit;
     if (book.takenAsk.size) book.takenAsk.clear();
     if (book.takenBid.size) book.takenBid.clear();
-    if (st.account.hasPosition(u.instrument)) st.account.markPrice(u.instrument, u.ltp);
+    st.account.markPrice(u.instrument, u.ltp);
     if (!st.sessionOpen || book.working.length === 0) return 0;
 
     const mode: UpdateMode = u.mode ?? 'tick';

@@ -87,6 +87,10 @@ export class MatchingState {
   readonly squareOffTimes: SquareOffTimes;
   /** Segments squared off in the current session (square-off.ts); cleared at every open. */
   readonly squaredOff = new Set<SquareOffSegment>();
+  private lastBookId: string | undefined;
+  private lastBook: Book | undefined;
+  private lastExchValue = Number.NaN;
+  private lastExchText = '';
 
   constructor(options: MatchingEngineOptions) {
     this.settings = resolveSettings(options);
@@ -314,7 +318,7 @@ export class MatchingState {
   }
 
   unwork(o: OrderState): void {
-    const book = this.books.get(o.instrument.id);
+    const book = this.bookOf(o.instrument.id);
     if (!book) return;
     const i = book.working.indexOf(o);
     if (i >= 0) book.working.splice(i, 1);
@@ -326,7 +330,7 @@ export class MatchingState {
     return {
       seq: n,
       orderId: `${a.prefix}-${num}`,
-      exchOrderId: String(1_100_000_000_000_000 + num),
+      exchOrderId: this.exchOrderId(num),
       instrument: a.instrument,
       side: a.side,
       product: a.product,
@@ -356,14 +360,51 @@ export class MatchingState {
     };
   }
 
+  /**
+   * The exchange's id of order `num`: 1.1e18 + num is past 2^53, so it is a double that a run of
+   * about 128 consecutive orders share, and printing one takes the slow shortest-digits path. The
+   * last text is kept for the next order with the same value: the same string, printed once.
+   */
+  private exchOrderId(num: number): string {
+    const x = 1_100_000_000_000_000 + num;
+    if (x !== this.lastExchValue) {
+      this.lastExchValue = x;
+      this.lastExchText = String(x);
+    }
+    return this.lastExchText;
+  }
+
   mustFind(orderId: string): OrderState {
     const o = this.orderMap.get(orderId);
     if (!o) throw new VenueNotFoundError(`order_id: no order ${orderId}`, { orderId });
     return o;
   }
 
+  /**
+   * The book of instrument `id`, if any. The last one found is kept: a backtest asks for one
+   * instrument's book candle after candle (the driver, then `onMarket`).
+   */
+  bookOf(id: string): Book | undefined {
+    if (id === this.lastBookId) return this.lastBook;
+    const b = this.books.get(id);
+    if (b !== undefined) {
+      this.lastBookId = id;
+      this.lastBook = b;
+    }
+    return b;
+  }
+
+  /** Drops a book (a contract past its expiry with nothing working). */
+  dropBook(id: string): void {
+    this.books.delete(id);
+    if (id === this.lastBookId) {
+      this.lastBookId = undefined;
+      this.lastBook = undefined;
+    }
+  }
+
   book(i: Instrument): Book {
-    let b = this.books.get(i.id);
+    let b = this.bookOf(i.id);
     if (!b) {
       b = {
         instrument: i,

@@ -41,7 +41,7 @@ export function openSession(st: MatchingState, ts: number): void {
     // otherwise keep every weekly it ever touched); one with a working order stays until it ends.
     for (const [id, book] of st.books) {
       const expiry = book.instrument.expiry;
-      if (expiry !== undefined && expiry < date && book.working.length === 0) st.books.delete(id);
+      if (expiry !== undefined && expiry < date && book.working.length === 0) st.dropBook(id);
     }
   }
   st.sessionDate = date;

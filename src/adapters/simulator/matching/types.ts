@@ -372,6 +372,14 @@ export interface PlaceOrderResult {
   readonly rejection?: { readonly errorType: 'OrderException'; readonly message: string };
 }
 
+/** A placement's answer without the order's snapshot (`MatchingEngine.placeOrderAck`). */
+export interface PlaceOrderAck {
+  readonly orderId: string;
+  readonly venueStatus: VenueStatus;
+  /** The reason the order was recorded as FAILED (an OrderException on the wire), else undefined. */
+  readonly rejection: string | undefined;
+}
+
 export interface ModifyOrderResult {
   readonly orderId: string;
   /** `MODIFIED` (wire-gaps); the record keeps its working status. */
