@@ -53,6 +53,11 @@ export interface LatencyDetail {
   /** Tick into the engine to the order's PENDING_NEW: the figure this bench printed before 2026-11. */
   readonly engineMs: number;
   readonly sendMs: number;
+  /**
+   * The order is one of the engine's own intraday exits (at `shutdown.intradayExitAt` one tick
+   * closes every INTRADAY position, a burst of as many orders), not a strategy's decision on the tick.
+   */
+  readonly engineExit: boolean;
 }
 
 /** An order a tick made, waiting to be handed to the venue. */
@@ -61,6 +66,7 @@ interface PendingSample {
   readonly publishedAt: number;
   readonly pendingAt: number;
   readonly switches: number;
+  readonly engineExit: boolean;
 }
 
 /** Orders timed but not sent yet (a journal write failed: never sent) are forgotten past this. */
@@ -88,6 +94,8 @@ export class DaemonObservers {
   private switchesAtRead = 0;
   private readonly timedTags = new Set<string>();
   private readonly pending = new Map<string, PendingSample>();
+  /** Tags of the engine's intraday exit orders (samples say which orders were not a strategy's). */
+  private exitTags: ReadonlySet<string> | undefined;
   private lastBroker = { rateLimited: 0, serverErrors: 0, reconnects: 0 };
 
   constructor(
@@ -117,6 +125,7 @@ export class DaemonObservers {
   attach(engine: Engine): void {
     const { metrics, stats, health, alerter, recorder, recordTicks } = this.o;
     const display = this.display;
+    this.exitTags = engine.intradayExit?.tags;
     engine.bus.onAny((e: Event) => {
       metrics.observe(e);
       stats.observe(e);
@@ -132,15 +141,16 @@ export class DaemonObservers {
 
   /** Publishes a tick into the engine, timing the orders it causes. */
   tick(engine: Engine, t: TickEvent): void {
-    const now = performance.now();
     const arrived = this.o.feed?.arrivedAt;
-    this.tickArrival = arrived !== undefined && arrived > 0 && arrived <= now ? arrived : now;
     // A syscall per read, not per tick, only for the bench's sink, and at most once a millisecond:
     // a count from up to 1 ms before the read can only call more samples preempted, never fewer.
-    if (this.o.latencySink && this.tickArrival !== this.countedRead && this.tickArrival - this.countedRead >= 1) {
-      this.countedRead = this.tickArrival;
+    // Taken before the engine part's clock starts, as before (it is in the queued part).
+    if (this.o.latencySink && arrived !== undefined && arrived !== this.countedRead && arrived - this.countedRead >= 1) {
+      this.countedRead = arrived;
       this.switchesAtRead = process.resourceUsage().involuntaryContextSwitches;
     }
+    const now = performance.now();
+    this.tickArrival = arrived !== undefined && arrived > 0 && arrived <= now ? arrived : now;
     this.tickStart = now;
     try {
       engine.publishTick(t);
@@ -156,7 +166,7 @@ export class DaemonObservers {
     if (this.timedTags.size > MAX_PENDING) this.timedTags.clear();
     this.o.feed?.yieldToWrites?.();
     if (this.pending.size >= MAX_PENDING) this.pending.clear();
-    this.pending.set(tag, { arrivedAt: this.tickArrival, publishedAt: this.tickStart, pendingAt: performance.now(), switches: this.switchesAtRead });
+    this.pending.set(tag, { arrivedAt: this.tickArrival, publishedAt: this.tickStart, pendingAt: performance.now(), switches: this.switchesAtRead, engineExit: this.exitTags?.has(tag) ?? false });
   }
 
   /** The venue was handed order `tag` (SendStampingVenue): ends its tick-to-order sample, if timed. */
@@ -175,6 +185,7 @@ export class DaemonObservers {
         queuedMs: p.publishedAt - p.arrivedAt,
         engineMs: p.pendingAt - p.publishedAt,
         sendMs: now - p.pendingAt,
+        engineExit: p.engineExit,
       });
     }
   }
