@@ -6,7 +6,9 @@
  * Started by the bench with an IPC channel and `--expose-gc`. Sends one `ready` message with the
  * URLs and credentials (never on stdout, so no secret reaches a terminal or log), then answers
  * `heap` requests with its own heap after GC plus array buffers (MB: the simulator keeps today's
- * minute bars in typed arrays, whose storage is outside the V8 heap) and exits on `stop`.
+ * minute bars in typed arrays, whose storage is outside the V8 heap), `cpu` requests with its CPU
+ * time and the tick frames written so far (its CPU per tick sent, which the daemon shares the
+ * cores with), and exits on `stop`.
  * With TARANG_BENCH_SNAPSHOT (a directory) each `heap` request also writes `sim-N.heapsnapshot`.
  *
  * Argument: one JSON object `{ start, speed, tickMs, nseEquities, bseEquities }`.
@@ -29,9 +31,12 @@ export type SimChildArgs = z.output<typeof Args>;
 
 export type SimChildMessage =
   | { readonly type: 'ready'; readonly baseUrl: string; readonly wsUrl: string; readonly credentials: Record<string, string> }
-  | { readonly type: 'heap'; readonly mb: number };
+  | { readonly type: 'heap'; readonly mb: number }
+  /** The simulator's CPU so far (user + system, s) and the tick frames it has written to sockets. */
+  | { readonly type: 'cpu'; readonly seconds: number; readonly ticksSent: number };
 
 let snapshots = 0;
+let ticksSent = 0;
 
 function heapMb(): number {
   const gc = (globalThis as { gc?: () => void }).gc;
@@ -55,10 +60,19 @@ async function main(): Promise<void> {
     logger: silentLogger(),
     rateLimits: false,
     venue: { nseEquities: a.nseEquities, bseEquities: a.bseEquities, tickIntervals: { cash: a.tickMs, futures: 3_600_000, options: 3_600_000 } },
+    ws: {
+      onFramesWritten: (instruments) => {
+        for (let i = 0; i < instruments.length; i++) if (instruments[i] !== undefined) ticksSent++;
+      },
+    },
   });
   const send = (m: SimChildMessage): void => void process.send?.(m);
   process.on('message', (m: unknown) => {
     if (m === 'heap') send({ type: 'heap', mb: heapMb() });
+    else if (m === 'cpu') {
+      const c = process.cpuUsage();
+      send({ type: 'cpu', seconds: (c.user + c.system) / 1e6, ticksSent });
+    }
     else if (m === 'stop') void sim.close().finally(() => process.exit(0));
   });
   // The parent going away (crash, Ctrl-C) must not leave a simulator running.

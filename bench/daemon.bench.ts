@@ -1,9 +1,29 @@
 /**
  * The paper daemon at scale: 3,000 instruments subscribed over real WebSocket, a whole simulated
  * trading day (09:15-15:30 IST) at a high clock speed, one strategy on all of them that trades now
- * and then. Reports ticks/s handled by the daemon, tick-to-order latency (tick entering the engine
- * to the order handed to the venue) p50/p99, and the daemon's heap after GC at start, mid-day and
- * end, with the growth per 100k ticks: it must stay flat, since nothing may grow per tick.
+ * and then. Reports ticks/s handled by the daemon, tick-to-order latency p50/p99, and the daemon's
+ * heap after GC at start, mid-day and end, with the growth per 100k ticks: it must stay flat, since
+ * nothing may grow per tick.
+ *
+ * The daemon's periodic reads run at their live rate in wall time: circuit bands every 15 minutes.
+ * At x400 a 15-market-minute refresh came every 2.25 s, 400 times the live rate: 15 answers of 200
+ * full quotes each, parsed in one go (JSON and schema: in a profiled run, parsing HTTP answers,
+ * mostly these, was 2.5 of the daemon's 9.4 CPU s), the ticks behind each answer waiting several
+ * ms. That was the bench's clock, not the daemon: live, it is 15 answers in 15 minutes.
+ *
+ * Tick-to-order runs from the socket read that carried the tick arriving in the daemon to the order
+ * it caused being handed to the HTTP client (src/daemon/observers.ts), over loopback, with its
+ * parts: queued (the read's earlier frames decoded and handled first), engine (tick into the
+ * engine to PENDING_NEW) and send (journal write and the promise callbacks that start the
+ * request). Until 2026-11-26 this bench measured the engine part alone and called it tick-to-order;
+ * that figure is still printed (`engine part`), but it left out the wait behind the rest of a burst,
+ * which is where a tick waited longest (its order left only once the whole read was decoded).
+ *
+ * The engine's intraday exit (15:15 IST) closes every INTRADAY position from one tick: on a day
+ * when every order filled, some 1,000 orders from that tick, each timed from it, the last ~300 ms
+ * after it. Counted with the strategies' orders they were half of all samples, and set the p50
+ * and the p99 (and, allocating as they go, half the samples 'inside a GC pause'). They are printed
+ * on their own line; the tick-to-order lines are strategies' decisions on a tick.
  *
  * The simulator runs in a child process (`bench/daemon-sim.child.ts`) so the heap figures are the
  * daemon's alone: the simulator keeps the day it generates (every modelled instrument's 1-minute
@@ -25,7 +45,11 @@
  * TARANG_BENCH_PREOPEN_MIN (market minutes the simulator starts before the open, default 45),
  * TARANG_BENCH_EVERY (the strategy trades on every n-th tick it sees, default 997; a huge value
  * means no orders, which separates growth per tick from state kept per order),
+ * TARANG_BENCH_CIRCUITS_MARKET (set: refresh circuit bands every 15 market minutes, as this bench did
+ * until 2026-11-26; by default every 15 wall minutes, as a live daemon does: see below),
  * TARANG_BENCH_SNAPSHOT (a directory: daemon heap snapshots at the start and end of the measurement),
+ * TARANG_BENCH_SIM_PROFILE (a directory: the simulator child writes a CPU profile there; the
+ * daemon's is `node --cpu-prof` on the bench itself),
  * TARANG_BENCH_DEBUG (progress of both clocks and the tick count every 5 s, on stderr).
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -42,6 +66,7 @@ import { registerStrategy } from '../src/strategies/registry.js';
 import { defineStrategy, type StrategyDefinition } from '../src/strategies/strategy.js';
 import { DaemonConfigSchema } from '../src/daemon/config.js';
 import { launchDaemon } from '../src/daemon/launch.js';
+import type { LatencyDetail } from '../src/daemon/observers.js';
 import type { SimChildArgs, SimChildMessage } from './daemon-sim.child.js';
 import type { BenchResult } from './run.js';
 
@@ -93,7 +118,9 @@ class SimChild {
 
   static async start(args: SimChildArgs): Promise<{ child: SimChild; ready: Extract<SimChildMessage, { type: 'ready' }> }> {
     const script = fileURLToPath(new URL('./daemon-sim.child.ts', import.meta.url));
-    const proc = fork(script, [JSON.stringify(args)], { execArgv: ['--expose-gc', '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const profile = process.env['TARANG_BENCH_SIM_PROFILE'];
+    const execArgv = ['--expose-gc', '--import', 'tsx', ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [])];
+    const proc = fork(script, [JSON.stringify(args)], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const child = new SimChild(proc);
     const ready = await new Promise<SimChildMessage>((resolve, reject) => {
       child.waiting.push(resolve);
@@ -109,6 +136,14 @@ class SimChild {
       this.proc.send('heap');
     });
     return m.type === 'heap' ? m.mb : NaN;
+  }
+
+  async cpu(): Promise<{ seconds: number; ticksSent: number }> {
+    const m = await new Promise<SimChildMessage>((resolve) => {
+      this.waiting.push(resolve);
+      this.proc.send('cpu');
+    });
+    return m.type === 'cpu' ? m : { seconds: NaN, ticksSent: NaN };
   }
 
   async stop(): Promise<void> {
@@ -158,7 +193,7 @@ async function measure(
 
   // Each sample with when it started and whether the process was preempted meanwhile, and every
   // GC pause of this process, to say where a slow sample's time went.
-  const samples: { seconds: number; startedAt: number; preemptions: number }[] = [];
+  const samples: ({ seconds: number } & LatencyDetail)[] = [];
   const gcs: { start: number; end: number; major: boolean }[] = [];
   const gcObserver = new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
@@ -175,6 +210,8 @@ async function measure(
     shutdown: { onStop: 'none', atSessionEnd: 'none' },
     statusIntervalMs: 0,
     risk: { maxOpenOrders: 1000, orderRate: { max: 1000, windowMs: 1000 } },
+    // Every 15 wall minutes (market seconds are 1/speed of a wall second here): see the file comment.
+    circuits: { refreshSeconds: process.env['TARANG_BENCH_CIRCUITS_MARKET'] ? 900 : 900 * o.speed },
     paper: { speed: o.speed, simulator: ready.baseUrl, wsUrl: ready.wsUrl },
   });
   const { daemon, clock } = await launchDaemon({
@@ -191,7 +228,7 @@ async function measure(
       totpSecret: cr['totp_secret'],
       rateLimits: { orders: { perWindow: 1000, windowMs: 1000 }, nonTrading: { perWindow: 1000, windowMs: 1000 } },
     },
-    latencySink: (seconds, d) => samples.push({ seconds, startedAt: d.startedAt, preemptions: d.preemptions }),
+    latencySink: (seconds, d) => samples.push({ seconds, ...d }),
   });
   await daemon.start();
 
@@ -203,6 +240,7 @@ async function measure(
   const snapshots = process.env['TARANG_BENCH_SNAPSHOT'];
   if (snapshots) writeHeapSnapshot(join(snapshots, 'daemon-start.heapsnapshot'));
   const simStart = await sim.heapMb();
+  const simCpu0 = await sim.cpu();
   const ticks0 = daemon.stats.snapshot().ticks;
   const market0 = clock.now();
   const wall0 = performance.now();
@@ -231,6 +269,7 @@ async function measure(
       simMid = await sim.heapMb();
     }
   }
+  const simCpu1 = await sim.cpu();
   const wallEnd = performance.now();
   const wall = (wallEnd - wall0) / 1000;
   const cpu = process.cpuUsage(cpu0);
@@ -254,7 +293,12 @@ async function measure(
 
   // Where the slow samples went: a GC pause inside the sample, the process preempted meanwhile
   // (another process on the core), or neither (the path itself, or a burst of orders).
-  const inWindow = samples.filter((x) => x.startedAt >= wall0 && x.startedAt <= wallEnd);
+  const allInWindow = samples.filter((x) => x.startedAt >= wall0 && x.startedAt <= wallEnd);
+  // The engine's intraday exit closes every INTRADAY position from one tick at 15:15: a burst of
+  // as many orders, each timed from that tick. They were about half of all samples on a day when
+  // every order filled, and set the p50 and p99; they are reported on their own line.
+  const inWindow = allInWindow.filter((x) => !x.engineExit);
+  const exits = allInWindow.filter((x) => x.engineExit).map((x) => x.seconds).sort((a, b) => a - b);
   const overlapsGc = (x: { seconds: number; startedAt: number }): boolean => {
     const end = x.startedAt + x.seconds * 1000;
     return gcs.some((g) => g.start < end && g.end > x.startedAt);
@@ -263,6 +307,11 @@ async function measure(
   const preempted = inWindow.filter((x) => x.preemptions > 0);
   const clean = inWindow.filter((x) => x.preemptions === 0 && !overlapsGc(x)).map((x) => x.seconds).sort((a, b) => a - b);
   const latencies = inWindow.map((x) => x.seconds).sort((a, b) => a - b);
+  const part = (k: 'queuedMs' | 'engineMs' | 'sendMs'): number[] => inWindow.map((x) => x[k] / 1000).sort((a, b) => a - b);
+  const [queued, engineOnly, sending] = [part('queuedMs'), part('engineMs'), part('sendMs')];
+  // The figure printed before 2026-11-26, over every sample as then (the intraday exit's too).
+  const engineAll = allInWindow.map((x) => x.engineMs / 1000).sort((a, b) => a - b);
+  const pq = (xs: number[]): string => `p50 ${(quantile(xs, 0.5) * 1e6).toFixed(0)} / p99 ${(quantile(xs, 0.99) * 1e6).toFixed(0)} us`;
   const windowGcs = gcs.filter((g) => g.start >= wall0 && g.start <= wallEnd && !forced.some((f) => g.start >= f.start && g.start <= f.end));
   const gcMs = windowGcs.reduce((a, g) => a + (g.end - g.start), 0);
   const gcMax = windowGcs.reduce((a, g) => Math.max(a, g.end - g.start), 0);
@@ -274,7 +323,12 @@ async function measure(
   const per100k = (mb: number, n: number): string => (n > 0 ? `${((mb / n) * 100_000).toFixed(2)} MB per 100k ticks` : 'n/a');
   const secondHalf = ticks - ticksMid;
   return [
-    { metric: 'instruments subscribed', value: codes.length, unit: 'instruments' },
+    {
+      metric: 'instruments subscribed',
+      value: codes.length,
+      unit: 'instruments',
+      note: `circuit bands refreshed every ${process.env['TARANG_BENCH_CIRCUITS_MARKET'] ? '15 market minutes (TARANG_BENCH_CIRCUITS_MARKET)' : '15 wall minutes, as live'}`,
+    },
     { metric: 'simulated market time', value: simMinutes, unit: 'minutes', note: `x${o.speed}, ${wall.toFixed(1)} s wall` },
     {
       metric: 'ticks handled',
@@ -284,15 +338,28 @@ async function measure(
     },
     { metric: 'ticks/s handled (WS decode -> bus -> strategy)', value: ticks / wall, unit: 'ticks/s', note: 'simulator in another process on the same machine' },
     { metric: 'daemon CPU per tick handled (whole process)', value: ticks > 0 ? (cpuSeconds / ticks) * 1e6 : NaN, unit: 'us', lowerIsBetter: true, note: `${cpuSeconds.toFixed(2)} CPU s over ${wall.toFixed(1)} s wall: WS read, decode, engine, orders, GC` },
+    {
+      metric: 'simulator CPU per tick frame sent',
+      value: ((simCpu1.seconds - simCpu0.seconds) / (simCpu1.ticksSent - simCpu0.ticksSent)) * 1e6,
+      unit: 'us',
+      lowerIsBetter: true,
+      note: `${(simCpu1.seconds - simCpu0.seconds).toFixed(2)} CPU s for ${(simCpu1.ticksSent - simCpu0.ticksSent).toLocaleString('en-US')} tick frames (market, fan-out, WebSocket writes, GC; the mid-day heap request's forced GC included): the cores it takes from the daemon`,
+    },
     { metric: 'orders / fills', value: s.orders, unit: 'orders', note: `${s.fills} fills, ${s.denials} denied` },
-    { metric: 'tick-to-order latency p50', value: quantile(latencies, 0.5) * 1e6, unit: 'us', lowerIsBetter: true },
+    {
+      metric: 'tick-to-order latency p50',
+      value: quantile(latencies, 0.5) * 1e6,
+      unit: 'us',
+      lowerIsBetter: true,
+      note: `socket read of the tick -> order handed to the HTTP client; parts: queued in the read ${pq(queued)}, engine ${pq(engineOnly)}, journal + send ${pq(sending)}`,
+    },
     {
       metric: 'tick-to-order latency p99',
       value: quantile(latencies, 0.99) * 1e6,
       unit: 'us',
       target: 1000,
       lowerIsBetter: true,
-      note: `${latencies.length} samples in the window, load average ${load0.toFixed(1)} -> ${load1.toFixed(1)} on ${availableParallelism()} cores; ${gcHit.length} inside a GC pause, ${preempted.length} preempted`,
+      note: `${latencies.length} samples in the window (strategies' orders), load average ${load0.toFixed(1)} -> ${load1.toFixed(1)} on ${availableParallelism()} cores; ${gcHit.length} inside a GC pause, ${preempted.length} preempted`,
     },
     {
       metric: 'tick-to-order p99 without GC or preemption',
@@ -301,6 +368,20 @@ async function measure(
       target: 1000,
       lowerIsBetter: true,
       note: `${clean.length} samples: the path itself (p90 ${(quantile(clean, 0.9) * 1e6).toFixed(0)}, max ${((clean[clean.length - 1] ?? NaN) * 1e6).toFixed(0)} us)`,
+    },
+    {
+      metric: 'engine part alone p99 (tick-to-order before 2026-11)',
+      value: quantile(engineAll, 0.99) * 1e6,
+      unit: 'us',
+      lowerIsBetter: true,
+      note: `tick into the engine -> PENDING_NEW over all ${engineAll.length} samples as before, intraday exits included, p50 ${(quantile(engineAll, 0.5) * 1e6).toFixed(0)} us: what this bench reported as tick-to-order until 2026-11-26; it left out the wait behind the rest of a burst`,
+    },
+    {
+      metric: "engine's intraday exit orders, tick-to-order p99",
+      value: quantile(exits, 0.99) * 1e6,
+      unit: 'us',
+      lowerIsBetter: true,
+      note: `${exits.length} orders from the one tick at the exit time (every INTRADAY position closed), p50 ${(quantile(exits, 0.5) * 1e6).toFixed(0)} us, last ${((exits[exits.length - 1] ?? NaN) * 1e6).toFixed(0)} us; left out of the lines above, which are strategies' decisions`,
     },
     {
       metric: 'daemon GC pauses in the window',

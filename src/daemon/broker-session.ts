@@ -49,8 +49,13 @@ export function brokerSession(o: BrokerSessionOptions): BrokerSession {
     map((c) => ({ type: 'lifecycle', ts: c.ts, phase: c.connected ? 'connected' : 'disconnected', source: `ws:prices#${c.shard}`, detail: c.detail, cause: c.cause }) as const),
   );
 
+  const market = broker.marketData();
   const feed: MarketFeed = {
-    events$: merge(broker.marketData().ticks$ as Observable<TickEvent>, lifecycle),
+    events$: merge(market.ticks$ as Observable<TickEvent>, lifecycle),
+    get arrivedAt() {
+      return market.arrivedAt;
+    },
+    yieldToWrites: () => market.yieldToWrites(),
     async subscribe(instruments) {
       if (instruments.length === 0) return;
       broker.marketData().subscribe(instruments, 'full');

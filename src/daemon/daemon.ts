@@ -43,6 +43,7 @@ import { OptionChainService } from './option-chains.js';
 import { needsDerivatives, prepareStrategies } from './option-strategies.js';
 import { IMPLAUSIBLE_LIMIT, reportRiskLimits } from './risk-limits.js';
 import { warmUpFromHistory } from './warm-up.js';
+import { SendStampingVenue } from './send-stamping-venue.js';
 import { join } from 'node:path';
 
 export const DaemonMode = { LIVE: 'live', PAPER: 'paper' } as const;
@@ -213,7 +214,8 @@ export class Daemon {
 
       const engine = await Engine.create({
         clock,
-        venue: session.venue,
+        // Stamps each new order as it goes to the HTTP client: where tick-to-order latency ends.
+        venue: new SendStampingVenue(session.venue, (tag) => this.observers?.orderSent(tag)),
         instruments: table,
         store: this.store,
         log: this.log,
@@ -417,7 +419,7 @@ export class Daemon {
   private attachObservers(engine: Engine, table: InstrumentTable): void {
     const c = this.o.config;
     const display = this.o.out === null ? undefined : { out: this.o.out, label: this.o.label ?? this.o.mode, intervalMs: c.statusIntervalMs, clock: this.o.clock, instruments: table };
-    const observers = { metrics: this.metrics, stats: this.stats, health: this.health, alerter: this.alerter, recorder: this.recorder, recordTicks: c.recording.ticks, latencySink: this.o.latencySink };
+    const observers = { metrics: this.metrics, stats: this.stats, health: this.health, alerter: this.alerter, recorder: this.recorder, recordTicks: c.recording.ticks, latencySink: this.o.latencySink, feed: this.o.session.feed };
     this.observers = new DaemonObservers(observers, display);
     this.observers.attach(engine);
   }

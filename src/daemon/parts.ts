@@ -19,6 +19,16 @@ export interface MarketFeed {
   readonly events$: Observable<TickEvent | LifecycleEvent>;
   subscribe(instruments: readonly string[]): Promise<void>;
   close(): Promise<void>;
+  /**
+   * When the read that carried the tick being delivered arrived (performance.now() ms): where
+   * tick-to-order latency starts. Feeds without sockets leave it out (the tick's delivery is used).
+   */
+  readonly arrivedAt?: number;
+  /**
+   * Called from a tick's handling when it made an order: the rest of a burst of frames waits for a
+   * later turn of the event loop, so the order's write (started from promise callbacks) leaves first.
+   */
+  yieldToWrites?(): void;
 }
 
 /** Counters the daemon turns into metrics. */

@@ -55,7 +55,7 @@ export class DaemonMetrics {
     this.rateLimited = new Counter({ name: `${p}http_429_total`, help: 'HTTP 429 answers from the broker', labelNames: ['api'], registers });
     this.serverErrors = new Counter({ name: `${p}http_5xx_total`, help: 'HTTP 5xx answers from the broker', labelNames: ['api'], registers });
     this.reconnects = new Counter({ name: `${p}reconnects_total`, help: 'Reconnects, by connection (ws:prices, ws:orders, store)', labelNames: ['connection'], registers });
-    this.tickToOrder = new Histogram({ name: `${p}tick_to_order_seconds`, help: 'From a tick reaching the engine to the intent it caused being approved for the venue', buckets: LATENCY_BUCKETS, registers });
+    this.tickToOrder = new Histogram({ name: `${p}tick_to_order_seconds`, help: 'From the socket read carrying a tick to the order it caused being handed to the venue', buckets: LATENCY_BUCKETS, registers });
     this.restLatency = new Histogram({ name: `${p}rest_latency_seconds`, help: 'Broker REST round trips', labelNames: ['api'], buckets: LATENCY_BUCKETS, registers });
     this.openOrders = new Gauge({ name: `${p}open_orders`, help: 'Orders not yet in a terminal state', registers, collect: () => this.openOrders.set(this.open()) });
     this.lastTickTs = new Gauge({ name: `${p}last_tick_timestamp_seconds`, help: 'Event time of the last tick', registers });

@@ -167,3 +167,44 @@ describe('sharding', () => {
     expect(() => md.subscribe(Array.from({ length: 3000 }, (_, i) => `NFO_${900000 + i}`))).toThrow(/exceed 6000/);
   });
 });
+
+describe('bursts and writes', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('decodes the rest of a burst only after a write its tick started has left, and loses no frame of it', async () => {
+    const nse = await loadInstrumentMaster(h.broker.client, h.sim.clock, 'equity');
+    const codes = nse.instruments.filter((i) => i.segment === 'EQUITY').map((i) => i.id);
+    expect(codes.length).toBeGreaterThan(20);
+    const md = h.broker.marketData();
+    // What the handler saw, in order: each tick, and the write the first one started.
+    const seen: string[] = [];
+    const arrivals: number[] = [];
+    const sub = md.ticks$.subscribe((t) => {
+      seen.push(t.instrument);
+      arrivals.push(md.arrivedAt);
+      if (seen.length === 1) {
+        md.yieldToWrites();
+        // An order's HTTP write starts from promise callbacks, as the execution engine's does.
+        void Promise.resolve().then(() => seen.push('write'));
+      }
+    });
+    try {
+      // A subscribe is answered with every instrument's current state at once: one burst.
+      md.subscribe(codes, 'full');
+      await until(() => new Set(seen).size >= codes.length + 1);
+      expect(seen[1]).toBe('write');
+      expect(new Set(seen.filter((s) => s !== 'write'))).toEqual(new Set(codes));
+      // The parked frames keep the time their read arrived.
+      expect(arrivals.every((a) => a > 0 && a <= performance.now())).toBe(true);
+      expect(md.stats().decodeErrors).toBe(0);
+    } finally {
+      sub.unsubscribe();
+    }
+  });
+});

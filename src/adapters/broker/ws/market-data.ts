@@ -4,6 +4,17 @@
  * segment prefix of at most 1000 instruments (wire-gaps: a mixed frame only delivers its first
  * segment). Every connection re-sends its whole subscription after each reconnect, and resets the
  * merged tick state (partial frames resume from a fresh snapshot).
+ *
+ * Reads and bursts. A socket read carries many frames (a burst of a whole market slot), and they
+ * are decoded one after another in the read's callback, each tick handled to the end (strategies,
+ * orders) before the next is decoded. An order's HTTP write is started from promise callbacks, which
+ * run only once that callback returns: so a tick that made an order early in a burst waited for the
+ * decode of the whole rest of the read. `yieldToWrites()` (the consumer calls it when a tick made an
+ * order) parks the frames still to come and decodes them on the next turn of the event loop, after
+ * the order has left, and stops reading the sockets until they are: what is parked is at most what
+ * one read carried, and unread data waits in the kernel as before (the broker conflates a slow
+ * reader). Frames are parked, never dropped or reordered; each keeps when its read arrived
+ * (`arrivedAt`), so latency measured from it includes the wait.
  */
 import { Subject, type Observable } from 'rxjs';
 import type { ConnectionCause, TickEvent } from '../../../core/events.js';
@@ -35,6 +46,15 @@ interface Shard {
   /** scrip code -> mode */
   readonly codes: Map<string, TickMode>;
   readonly decoder: FrameDecoder;
+  readonly emit: (f: StreamFrame) => void;
+  readonly onError: (e: DataException) => void;
+}
+
+/** A frame read but not decoded yet (see `yieldToWrites`), with when its read arrived. */
+interface ParkedFrame {
+  readonly shard: Shard;
+  readonly data: Buffer;
+  readonly arrivedAt: number;
 }
 
 /** Groups `(code, mode)` into subscribe frames: one per (prefix, mode), at most `max` each. */
@@ -63,6 +83,19 @@ export class MarketDataStream {
   private readonly bareIds = new Map<string, string>();
   private decodeErrors = 0;
   private stopped = false;
+  /** performance.now() when the read carrying the frame being decoded arrived. */
+  private arrival = 0;
+  /** The arrival of the read whose frames are being handed over now; cleared once its callback returns. */
+  private readAt: number | undefined;
+  private readonly endRead = (): void => {
+    this.readAt = undefined;
+  };
+  /** Frames of a burst that wait for writes started by an earlier tick (`yieldToWrites`), in order. */
+  private parked: (ParkedFrame | undefined)[] = [];
+  private parkedHead = 0;
+  private yielding = false;
+  private drainScheduled = false;
+  private readonly drainParked = (): void => this.drain();
 
   private readonly connectionSubject = new Subject<ShardConnection>();
 
@@ -72,6 +105,28 @@ export class MarketDataStream {
   readonly connections$: Observable<ShardConnection> = this.connectionSubject.asObservable();
 
   constructor(private readonly o: MarketDataOptions) {}
+
+  /**
+   * When the socket read that carried the tick being emitted arrived (performance.now() ms): the
+   * start of a tick-to-order measurement, so that a tick's wait behind the rest of its burst counts.
+   */
+  get arrivedAt(): number {
+    return this.arrival;
+  }
+
+  /**
+   * Asks that frames still to come in this burst be decoded on a later turn of the event loop, so
+   * that writes started by the tick being handled (an order, sent from promise callbacks) leave
+   * first. Called by the consumer from inside its tick handler; costs nothing when not called.
+   */
+  yieldToWrites(): void {
+    if (!this.yielding) {
+      this.yielding = true;
+      // No more reads until the parked frames are decoded: they stay bounded by one read.
+      for (const s of this.shards) s.socket.reading(false);
+    }
+    this.scheduleDrain();
+  }
 
   get capacity(): number {
     return this.o.maxConnections * this.o.maxInstrumentsPerConnection;
@@ -147,6 +202,8 @@ export class MarketDataStream {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.parked = [];
+    this.parkedHead = 0;
     await Promise.all(this.shards.map((s) => s.socket.stop()));
     this.subject.complete();
     this.connectionSubject.complete();
@@ -171,18 +228,68 @@ export class MarketDataStream {
       ...socketConnection(this.o),
       expectFrames: () => codes.size > 0 && this.o.expectFrames(),
       onOpen: (send, reconnect) => {
-        if (reconnect) decoder.reset();
+        if (reconnect) {
+          // Frames of the old connection still parked are decoded against the state they extend.
+          this.drain(true);
+          decoder.reset();
+        }
         for (const f of subscriptionFrames('subscribe', codes, this.o.maxInstrumentsPerFrame)) send(f);
       },
-      onMessage: (data) => decoder.decode(data, emit, onError),
+      onMessage: (data) => this.onFrame(shard, data),
       onState: (connected, detail, cause) => {
         this.connectionSubject.next({ shard: index, connected, detail, cause, ts: this.o.clock.now() });
         this.o.onState?.(index, connected, detail, cause);
       },
     });
-    const shard: Shard = { index, socket, codes, decoder };
+    const shard: Shard = { index, socket, codes, decoder, emit, onError };
     this.shards.push(shard);
     socket.start();
     return shard;
+  }
+
+  /** A frame off the socket: decoded now, or parked behind frames that wait for writes. */
+  private onFrame(shard: Shard, data: Buffer): void {
+    let at = this.readAt;
+    if (at === undefined) {
+      // The first frame of a read: every frame handed over before its callback returns came with it.
+      at = this.readAt = performance.now();
+      queueMicrotask(this.endRead);
+    }
+    if (this.yielding || this.parkedHead < this.parked.length) {
+      this.parked.push({ shard, data, arrivedAt: at });
+      this.scheduleDrain();
+      return;
+    }
+    this.arrival = at;
+    shard.decoder.decode(data, shard.emit, shard.onError);
+  }
+
+  private scheduleDrain(): void {
+    if (this.drainScheduled) return;
+    this.drainScheduled = true;
+    setImmediate(this.drainParked);
+  }
+
+  /** Decodes parked frames in order until a tick yields again (or all of them: `all`). */
+  private drain(all = false): void {
+    this.drainScheduled = false;
+    this.yielding = false;
+    if (this.stopped) return;
+    const parked = this.parked;
+    try {
+      while (this.parkedHead < parked.length && (all || !this.yielding)) {
+        const p = parked[this.parkedHead]!;
+        parked[this.parkedHead++] = undefined;
+        this.arrival = p.arrivedAt;
+        p.shard.decoder.decode(p.data, p.shard.emit, p.shard.onError);
+      }
+    } finally {
+      // Even when a handler threw: the frames behind it still go, on the next turn.
+      if (this.parkedHead >= parked.length) {
+        this.parked = [];
+        this.parkedHead = 0;
+        if (!this.yielding) for (const s of this.shards) s.socket.reading(true);
+      } else this.scheduleDrain();
+    }
   }
 }

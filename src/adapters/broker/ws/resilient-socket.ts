@@ -108,6 +108,18 @@ export class ResilientSocket {
     return true;
   }
 
+  /**
+   * Stops or restarts reading the socket (frames already read are still delivered). While the
+   * reader holds frames back, unread data stays in the kernel, so a sender that conflates for a
+   * slow reader still can. A new connection reads from the start.
+   */
+  reading(on: boolean): void {
+    const ws = this.ws;
+    if (ws?.readyState !== WebSocket.OPEN) return;
+    if (on) ws.resume();
+    else ws.pause();
+  }
+
   /** Drops the connection as if the network failed (tests, stall handling). */
   forceReconnect(reason: string): void {
     this.o.logger.warn({ socket: this.o.name, reason }, 'forcing a WebSocket reconnect');

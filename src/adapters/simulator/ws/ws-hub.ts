@@ -5,8 +5,8 @@
  * `maxPerFrame` a frame, one segment a frame (a mixed frame subscribes only the first segment,
  * as observed on the live service; the ack lists what was ignored). Market ticks, order updates
  * and position updates come from the venue; frames queued in one turn of the event loop go out
- * corked together. Faults: drop (terminate all), stall (send nothing, answer no pings),
- * double-encoded frames, newline batches, changed-fields-only ticks, terse order updates.
+ * in one socket write (text-frames.ts). Faults: drop (terminate all), stall (send nothing, answer
+ * no pings), double-encoded frames, newline batches, changed-fields-only ticks, terse order updates.
  *
  * A client that reads slower than the market ticks is conflated, as a quote feed is: once more
  * than `conflateBytes` wait unsent on its socket, its ticks are held back as the latest frame per
@@ -40,6 +40,7 @@ import {
   TickMode,
   wsKeyToScrip,
 } from './ws-messages.js';
+import { textFrames } from './text-frames.js';
 
 export interface WsHubOptions {
   readonly path?: string;
@@ -107,6 +108,7 @@ export class WsHub {
   private readonly byInstrument = new Map<string, Set<Connection>>();
   private readonly dirty: Connection[] = [];
   private flushScheduled = false;
+  private readonly frameCache: (string | undefined)[] = [undefined, undefined, undefined];
   private readonly unsubscribers: (() => void)[] = [];
   private readonly heartbeat: NodeJS.Timeout;
   readonly path: string;
@@ -305,8 +307,9 @@ export class WsHub {
   private onTick(q: MarketTick): void {
     const set = this.byInstrument.get(q.instrument);
     if (!set) return;
-    // One serialisation per mode per update, shared by every connection.
-    const cache: (string | undefined)[] = [undefined, undefined, undefined];
+    // One serialisation per mode per update, shared by every connection (one array for all ticks).
+    const cache = this.frameCache;
+    cache[0] = cache[1] = cache[2] = undefined;
     for (const c of set) {
       const mode = c.subs.get(q.instrument);
       if (mode === undefined) continue;
@@ -403,10 +406,13 @@ export class WsHub {
       if (f.wsBatch) {
         c.ws.send(encode(frames.join('\n')));
       } else {
-        const sock = (c.ws as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
-        sock?.cork();
-        for (const fr of frames) c.ws.send(encode(fr));
-        sock?.uncork();
+        // One write of every frame (text-frames.ts), straight to the socket: the same bytes
+        // `ws.send` would write, in the same order with anything it sends (this server has no
+        // compression, so ws never holds a frame back), and counted in `bufferedAmount` alike.
+        const sock = (c.ws as unknown as { _socket?: { write(b: Buffer): boolean } })._socket;
+        const texts = f.wsDoubleEncode ? frames.map(encode) : frames;
+        if (sock) sock.write(textFrames(texts));
+        else for (const fr of texts) c.ws.send(fr);
       }
       this.onFramesWritten?.(keys, stamps);
     }
