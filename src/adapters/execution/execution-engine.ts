@@ -409,7 +409,7 @@ export class ExecutionEngine implements HeldChanges, LegRouter, LostAnswerRouter
 
   private exit(i: ExitIntent): void {
     if (i.cancelOpenOrders !== false) this.cancelWorking(this.orders.openOrders(i.strategyId, i.instrument), i);
-    const books = this.portfolio.viewFor(i.strategyId).positions().filter((p) => p.instrument === i.instrument && p.netQty !== 0 && (i.product === undefined || p.product === i.product));
+    const books = this.portfolio.openBooksOf(i.strategyId, i.instrument, i.product);
     books.forEach((p, k) => {
       const tag = k === 0 ? i.id : this.newTag(i.strategyId);
       this.place({ kind: 'place', id: tag, strategyId: i.strategyId, instrument: i.instrument, side: p.netQty > 0 ? 'SELL' : 'BUY', qty: Math.abs(p.netQty), orderType: 'MARKET', validity: 'DAY', product: p.product }, undefined, undefined, true);

@@ -231,6 +231,19 @@ export class Portfolio {
     return map ? [...map.values()].filter((b) => b.netQty !== 0).map((b) => this.view(b)) : [];
   }
 
+  /**
+   * A strategy's open books of one instrument, first traded first (what `positions(strategyId)`
+   * lists for it): an exit closes each. Found through the instrument, not by listing every
+   * position: the session-end exit of n positions would otherwise cost n x n.
+   */
+  openBooksOf(strategyId: string, instrument: string, product?: Product): PositionView[] {
+    const si = this.strategies.get(strategyId)?.byInstrument.get(instrument);
+    const out: PositionView[] = [];
+    if (si === undefined) return out;
+    for (const b of si.books) if (b.netQty !== 0 && (product === undefined || b.product === product)) out.push(this.view(b));
+    return out;
+  }
+
   /** Every book with activity (including flat ones with realized P&L). */
   books(strategyId?: string): PositionView[] {
     const map = strategyId === undefined ? this.account : this.strategies.get(strategyId)?.books;

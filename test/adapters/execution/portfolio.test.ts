@@ -11,6 +11,23 @@ const fill = (side: 'BUY' | 'SELL', qty: number, price: number, over: Partial<Fi
 });
 
 describe('portfolio', () => {
+  it("lists a strategy's open books of one instrument first traded first, as positions(strategyId) does, for an exit", () => {
+    const p = new Portfolio(new VirtualClock(istDateTime('2025-01-06', '10:00')), new EventBus());
+    p.applyFill(fill('BUY', 10, 100_00, { instrument: 'NSE_1', product: 'CNC' }));
+    p.applyFill(fill('BUY', 4, 200_00, { instrument: 'NSE_2' }));
+    p.applyFill(fill('SELL', 3, 101_00, { instrument: 'NSE_1', product: 'INTRADAY' }));
+    p.applyFill(fill('BUY', 7, 102_00, { instrument: 'NSE_1', product: 'MARGIN', strategyId: 's2' }));
+    p.applyFill(fill('BUY', 2, 300_00, { instrument: 'NSE_3', product: 'INTRADAY' }));
+    p.applyFill(fill('SELL', 2, 301_00, { instrument: 'NSE_3', product: 'INTRADAY' }));
+    const fromAll = p.positions('s1').filter((b) => b.instrument === 'NSE_1');
+    expect(p.openBooksOf('s1', 'NSE_1')).toEqual(fromAll);
+    expect(p.openBooksOf('s1', 'NSE_1').map((b) => [b.product, b.netQty])).toEqual([['CNC', 10], ['INTRADAY', -3]]);
+    expect(p.openBooksOf('s1', 'NSE_1', 'INTRADAY').map((b) => b.netQty)).toEqual([-3]);
+    expect(p.openBooksOf('s1', 'NSE_3')).toEqual([]);
+    expect(p.openBooksOf('s2', 'NSE_2')).toEqual([]);
+    expect(p.openBooksOf('nobody', 'NSE_1')).toEqual([]);
+  });
+
   it('books realized P&L exactly through adds, partial closes and a flip to short', () => {
     const clock = new VirtualClock(istDateTime('2025-01-06', '10:00'));
     const bus = new EventBus();
