@@ -66,6 +66,10 @@ export interface Template {
   readonly runEnds: Int32Array;
   /** kinds[k]: value k's ValueKind. */
   readonly kinds: Uint8Array;
+  /** The TickFields that are not among the values (absent from every frame of the template). */
+  readonly absent: Uint8Array;
+  /** Whether the frame has a timestamp member. */
+  readonly timestamped: boolean;
 }
 
 /** The mode spelled by the string [s, e): its index in MODES, or -1. */
@@ -133,7 +137,10 @@ export class TemplateRecorder {
     const words = new Int32Array(size);
     const view = new DataView(literal.buffer);
     for (let i = 0; i + 4 <= size; i++) words[i] = view.getInt32(i, true);
-    return { literal, words, runEnds, kinds: this.kinds.slice(0, n) };
+    const kinds = this.kinds.slice(0, n);
+    const absent: number[] = [];
+    for (let f = 0; f < FIELD_COUNT; f++) if (!kinds.includes(f)) absent.push(f);
+    return { literal, words, runEnds, kinds, absent: Uint8Array.from(absent), timestamped: kinds.includes(ValueKind.TIMESTAMP) };
   }
 }
 
@@ -152,7 +159,8 @@ export function matchTemplate(t: Template, b: Uint8Array, v: DataView, base: num
   const values = out.values;
   const length = b.length;
   if (length < literal.length) return false;
-  out.clear();
+  // Nothing cleared first: every value of the template is written when the frame is read, and
+  // what the template lacks is set at the end (cheaper than clearing all before every attempt).
   let p = 0;
   let l = 0;
   for (let k = 0; ; k++) {
@@ -168,7 +176,13 @@ export function matchTemplate(t: Template, b: Uint8Array, v: DataView, base: num
       p += 4;
       l = end;
     } else for (; l < end; l++, p++) if (b[p] !== literal[l]) return false;
-    if (k === n) return p === length;
+    if (k === n) {
+      if (p !== length) return false;
+      const absent = t.absent;
+      for (let i = 0; i < absent.length; i++) state[absent[i]!] = Slot.ABSENT;
+      if (!t.timestamped) out.timestamp = NaN;
+      return true;
+    }
     const kind = kinds[k]!;
     if (kind < FIELD_COUNT) {
       // A `data` member: a number or null, as the scanner reads it.

@@ -97,6 +97,12 @@ describe('tick frame templates', () => {
     }
   });
 
+  it('a skeleton without a timestamp stamps its tick from ltt, not with the timestamp of the frame before', () => {
+    const stamped = (ltp: string) => `{"mode":"ltp","instrument":"7","exchange":"NSE","timestamp":1795146300000,"data":{"ltp":${ltp}}}`;
+    const unstamped = (ltp: string, ltt: string) => `{"mode":"ltp","instrument":"8","exchange":"NSE","data":{"ltp":${ltp},"ltt":${ltt}}}`;
+    sameAsJsonParse([stamped('1'), unstamped('2', '1795146300500'), stamped('3'), unstamped('4', '1795146300600'), stamped('5'), unstamped('6', '1795146300700')]);
+  });
+
   it('a second data member is read in full every time (the last one wins, as in JSON.parse)', () => {
     const twice = (v: string) => `{"mode":"ltp","instrument":"1","exchange":"NSE","timestamp":4,"data":{"ltp":5,"open":4},"data":{"ltp":${v}}}`;
     sameAsJsonParse([twice('6'), twice('7'), twice('null'), twice('8')]);
