@@ -115,6 +115,8 @@ export class TickScanner {
   private readonly frame = new ScannedFrame();
   private readonly recorder = new TemplateRecorder();
   private readonly templates: Template[] = [];
+  /** The signature of the last frame read member by member (TemplateRecorder.signature). */
+  private lastSignature = 0;
   private readonly exchanges: Exchange[] = [];
   private codes = 0;
   /** A view of the last frame's ArrayBuffer: frames from one pool or socket buffer share it, so it is made once for many. */
@@ -148,6 +150,11 @@ export class TickScanner {
     }
     this.recorder.reset();
     if (!this.scanMembers(b, view, base) || !this.finish(b)) return false;
+    const signature = this.recorder.signature(b.length);
+    if (signature !== this.lastSignature) {
+      this.lastSignature = signature;
+      return true;
+    }
     const t = this.recorder.build(b);
     if (t !== undefined) {
       templates.unshift(t);

@@ -117,6 +117,24 @@ export class TemplateRecorder {
     this.usable = false;
   }
 
+  /**
+   * A number that tells the skeleton of the frame just read (`length` bytes long) from most
+   * others: its values' kinds and the lengths of the runs between them. Two frames with the same skeleton have the same
+   * signature; the scanner makes a template only when two frames in a row do, so a feed whose
+   * frames all differ pays nothing for templates it would never use. (Equal signatures with
+   * different skeletons only make a template that will not match: matching compares the bytes.)
+   */
+  signature(length: number): number {
+    if (!this.usable) return 0;
+    let h = 0;
+    let from = 0;
+    for (let k = 0; k < this.count; k++) {
+      h = (Math.imul(h, 31) + (this.starts[k]! - from) * 64 + this.kinds[k]!) | 0;
+      from = this.ends[k]!;
+    }
+    return (Math.imul(h, 31) + length - from) | 0;
+  }
+
   /** The template of frame `b`, just read member by member; undefined when it cannot be one. */
   build(b: Uint8Array): Template | undefined {
     if (!this.usable) return undefined;
