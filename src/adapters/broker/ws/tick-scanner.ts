@@ -20,16 +20,16 @@
  *   nested value outside `data`, nothing after the object, duplicate keys resolved as JSON.parse
  *   does (the last wins).
  * Anything else: `scan` returns false, the general path takes the frame. Test-pinned against it.
+ *
+ * A frame read in full is kept as a template (tick-template.ts): the next frames with the same
+ * skeleton, which is nearly every frame of a feed, are read by comparing the bytes between their
+ * values and reading only the values, about twice as fast for a full frame.
  */
 
-/** The `data` members a tick carries, by slot. */
-export const TickField = { LTP: 0, VOLUME: 1, BID: 2, ASK: 3, BID_QTY: 4, ASK_QTY: 5, OPEN: 6, HIGH: 7, LOW: 8, CLOSE: 9, OI: 10, LTT: 11 } as const;
-const FIELD_COUNT = 12;
+import { CLOSE_BRACE, COLON, COMMA, FAIL, LOWER_N, NUM, OPEN_BRACE, decimalId, is, nul, num, scalar, str, ws } from './json-bytes.js';
+import { MODES, ScannedFrame, Slot, TemplateRecorder, TickField, ValueKind, matchTemplate, modeOf, type Template } from './tick-template.js';
 
-/** What a member held: absent, a number, or null (the general decoder reads null as "no value", absent as "unchanged"). */
-export const Slot = { ABSENT: 0, NUMBER: 1, NULL: 2 } as const;
-
-const MODES = ['ltp', 'quote', 'full'] as const;
+export { Slot, TickField } from './tick-template.js';
 
 const TOP_MODE = 0;
 const TOP_INSTRUMENT = 1;
@@ -41,35 +41,16 @@ const TOP_REFUSE = 5;
 const TOP_OTHER = 6;
 const NOT_A_FIELD = -1;
 
-const POW10: readonly number[] = Array.from({ length: 23 }, (_, k) => 10 ** k);
-/** Digits a number may have to be read here (below 2^53 whatever they are). */
-const MAX_DIGITS = 15;
 /** Scrip codes cached (a broker sending ticks for ever new ids must not grow memory without end). */
 const MAX_CODES = 100_000;
 const MAX_EXCHANGES = 32;
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COLON = 0x3a;
-const COMMA = 0x2c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const MINUS = 0x2d;
-const DOT = 0x2e;
-const ZERO = 0x30;
-const NINE = 0x39;
-const FAIL = -1;
+/** Templates kept, most recently used first (a connection may carry ltp, quote and full frames, and partial ones). */
+const MAX_TEMPLATES = 4;
 
 interface Exchange {
   readonly name: string;
   readonly bytes: Uint8Array;
   readonly codes: Map<number, string>;
-}
-
-/** Whether `b[s, s + key.length)` spells `key` (ASCII). */
-function is(b: Uint8Array, s: number, key: string): boolean {
-  for (let i = 0; i < key.length; i++) if (b[s + i] !== key.charCodeAt(i)) return false;
-  return true;
 }
 
 /** A top-level key of `len` bytes at `s`, told by its length and first byte, then checked whole. */
@@ -122,130 +103,82 @@ function dataKey(b: Uint8Array, s: number, len: number): number {
   }
 }
 
-/** Past JSON whitespace other than a newline (a newline means a batch, not ours: the caller's next check fails on it). */
-function ws(b: Uint8Array, p: number): number {
-  for (; p < b.length; p++) {
-    const c = b[p]!;
-    if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return p;
-  }
-  return p;
-}
-
-/** Past a string of printable ASCII without escapes starting at `p` (a quote), or FAIL. Its contents: [p + 1, result - 1). */
-function str(b: Uint8Array, p: number): number {
-  if (b[p] !== QUOTE) return FAIL;
-  for (let i = p + 1; i < b.length; i++) {
-    const c = b[i]!;
-    if (c === QUOTE) return i + 1;
-    if (c === BACKSLASH || c < 0x20 || c >= 0x7f) return FAIL;
-  }
-  return FAIL;
-}
-
-/** Where the last number read by `num` is kept (module scratch: read right after the call). */
-const NUM = new Float64Array(1);
-
-/** Past a JSON number without an exponent and with at most MAX_DIGITS digits, its value in NUM; FAIL otherwise. */
-function num(b: Uint8Array, p: number): number {
-  const neg = b[p] === MINUS;
-  if (neg) p++;
-  let m = 0;
-  let digits = 0;
-  let scale = 0;
-  const first = b[p];
-  if (first === ZERO) {
-    p++;
-    digits = 1;
-  } else if (first !== undefined && first > ZERO && first <= NINE) {
-    for (; p < b.length; p++) {
-      const c = b[p]!;
-      if (c < ZERO || c > NINE) break;
-      m = m * 10 + (c - ZERO);
-      digits++;
-    }
-  } else return FAIL;
-  if (b[p] === DOT) {
-    const from = ++p;
-    for (; p < b.length; p++) {
-      const c = b[p]!;
-      if (c < ZERO || c > NINE) break;
-      m = m * 10 + (c - ZERO);
-      digits++;
-    }
-    scale = p - from;
-    if (scale === 0) return FAIL;
-  }
-  const next = b[p];
-  // An exponent, or a digit after a leading zero (invalid JSON: the general path reports it).
-  if (next === 0x65 || next === 0x45 || (next !== undefined && next >= ZERO && next <= NINE)) return FAIL;
-  if (digits > MAX_DIGITS || scale >= POW10.length) return FAIL;
-  const v = scale === 0 ? m : m / POW10[scale]!;
-  NUM[0] = neg ? -v : v;
-  return p;
-}
-
-/** Past `null` at `p`, or FAIL. */
-function nul(b: Uint8Array, p: number): number {
-  return b[p] === 0x6e && b[p + 1] === 0x75 && b[p + 2] === 0x6c && b[p + 3] === 0x6c ? p + 4 : FAIL;
-}
-
-/** Past a string, number, true, false or null; FAIL for anything else (an object or array is not ours). */
-function scalar(b: Uint8Array, p: number): number {
-  const c = b[p];
-  if (c === QUOTE) return str(b, p);
-  if (c === MINUS || (c !== undefined && c >= ZERO && c <= NINE)) return num(b, p);
-  if (c === 0x6e) return nul(b, p);
-  if (c === 0x74) return is(b, p, 'true') ? p + 4 : FAIL;
-  if (c === 0x66) return is(b, p, 'false') ? p + 5 : FAIL;
-  return FAIL;
-}
-
-/** The string [s, e) as a plain decimal id (no sign, no leading zero, at most MAX_DIGITS digits); -1 otherwise. */
-function decimalId(b: Uint8Array, s: number, e: number): number {
-  const len = e - s;
-  if (len === 0 || len > MAX_DIGITS || (len > 1 && b[s] === ZERO)) return -1;
-  let n = 0;
-  for (let i = s; i < e; i++) {
-    const c = b[i]!;
-    if (c < ZERO || c > NINE) return -1;
-    n = n * 10 + (c - ZERO);
-  }
-  return n;
-}
-
-/** The mode spelled by the string [s, e): its index in MODES, or -1. */
-function modeOf(b: Uint8Array, s: number, e: number): number {
-  switch (e - s) {
-    case 3:
-      return is(b, s, 'ltp') ? 0 : -1;
-    case 5:
-      return is(b, s, 'quote') ? 1 : -1;
-    case 4:
-      return is(b, s, 'full') ? 2 : -1;
-    default:
-      return -1;
-  }
-}
-
 export class TickScanner {
   /** After a scan that returned true: the frame's mode, scrip code and timestamp (NaN: absent or null). */
   mode: (typeof MODES)[number] = 'ltp';
   instrument = '';
   timestamp = NaN;
   /** `data` members by TickField slot: what each held (Slot) and its number. */
-  readonly state = new Uint8Array(FIELD_COUNT);
-  readonly values = new Float64Array(FIELD_COUNT);
+  readonly state: Uint8Array;
+  readonly values: Float64Array;
 
+  private readonly frame = new ScannedFrame();
+  private readonly recorder = new TemplateRecorder();
+  private readonly templates: Template[] = [];
+  /** The signature of the last frame read member by member (TemplateRecorder.signature). */
+  private lastSignature = 0;
   private readonly exchanges: Exchange[] = [];
   private codes = 0;
+  /** A view of the last frame's ArrayBuffer: frames from one pool or socket buffer share it, so it is made once for many. */
+  private view: DataView = new DataView(new ArrayBuffer(0));
+  private viewOf: ArrayBufferLike | undefined;
+
+  constructor() {
+    this.state = this.frame.state;
+    this.values = this.frame.values;
+  }
 
   /** Reads `b` as a plain tick frame; false when it is anything else (the general decoder's). */
   scan(b: Uint8Array): boolean {
-    this.state.fill(Slot.ABSENT);
-    let timestamp = NaN;
-    let mode = -1;
-    let id = -1;
-    let exchange: Exchange | undefined;
+    const frame = this.frame;
+    const templates = this.templates;
+    const buffer = b.buffer;
+    if (buffer !== this.viewOf) {
+      this.view = new DataView(buffer);
+      this.viewOf = buffer;
+    }
+    const view = this.view;
+    const base = b.byteOffset;
+    for (let i = 0; i < templates.length; i++) {
+      const t = templates[i]!;
+      if (!matchTemplate(t, b, view, base, frame)) continue;
+      if (i > 0) {
+        templates.splice(i, 1);
+        templates.unshift(t);
+      }
+      return this.finish(b);
+    }
+    this.recorder.reset();
+    if (!this.scanMembers(b, view, base) || !this.finish(b)) return false;
+    const signature = this.recorder.signature(b.length);
+    if (signature !== this.lastSignature) {
+      this.lastSignature = signature;
+      return true;
+    }
+    const t = this.recorder.build(b);
+    if (t !== undefined) {
+      templates.unshift(t);
+      if (templates.length > MAX_TEMPLATES) templates.pop();
+    }
+    return true;
+  }
+
+  /** The scrip code and mode of what was read into `frame`; false when the exchange cannot be cached. */
+  private finish(b: Uint8Array): boolean {
+    const f = this.frame;
+    const exchange = this.exchange(b, f.exStart, f.exEnd);
+    if (!exchange) return false;
+    this.mode = MODES[f.mode]!;
+    this.instrument = this.codeOf(exchange, f.id);
+    this.timestamp = f.timestamp;
+    return true;
+  }
+
+  /** Reads `b` member by member into `frame`, noting its values for a template; false when it is not a plain tick frame. */
+  private scanMembers(b: Uint8Array, v: DataView, base: number): boolean {
+    const f = this.frame;
+    const rec = this.recorder;
+    f.clear();
     let data = false;
     let p = ws(b, 0);
     if (b[p] !== OPEN_BRACE) return false;
@@ -258,52 +191,59 @@ export class TickScanner {
       p = ws(b, k);
       if (b[p] !== COLON) return false;
       p = ws(b, p + 1);
+      const start = p;
       switch (key) {
         case TOP_MODE: {
           const e = str(b, p);
           if (e === FAIL) return false;
-          mode = modeOf(b, p + 1, e - 1);
-          if (mode < 0) return false;
+          f.mode = modeOf(b, p + 1, e - 1);
+          if (f.mode < 0) return false;
           p = e;
+          rec.value(start, p, ValueKind.MODE);
           break;
         }
         case TOP_INSTRUMENT: {
           const e = str(b, p);
           if (e === FAIL) return false;
-          id = decimalId(b, p + 1, e - 1);
-          if (id < 0) return false;
+          f.id = decimalId(b, p + 1, e - 1);
+          if (f.id < 0) return false;
           p = e;
+          rec.value(start, p, ValueKind.INSTRUMENT);
           break;
         }
         case TOP_EXCHANGE: {
           const e = str(b, p);
           if (e === FAIL || e - p === 2) return false;
-          exchange = this.exchange(b, p + 1, e - 1);
-          if (!exchange) return false;
+          f.exStart = p + 1;
+          f.exEnd = e - 1;
           p = e;
+          rec.value(start, p, ValueKind.EXCHANGE);
           break;
         }
         case TOP_TIMESTAMP: {
           let e = nul(b, p);
-          if (e !== FAIL) timestamp = NaN;
+          if (e !== FAIL) f.timestamp = NaN;
           else {
-            e = num(b, p);
+            e = num(b, v, base, p);
             if (e === FAIL) return false;
-            timestamp = NUM[0]!;
+            f.timestamp = NUM[0]!;
           }
           p = e;
+          rec.value(start, p, ValueKind.TIMESTAMP);
           break;
         }
         case TOP_DATA:
-          // A second `data` replaces the first, as in JSON.parse.
-          this.state.fill(Slot.ABSENT);
-          p = this.data(b, p);
+          // A second `data` replaces the first, as in JSON.parse (and a template could not say so).
+          if (data) rec.refuse();
+          f.clearData();
+          p = this.data(b, v, base, p);
           if (p === FAIL) return false;
           data = true;
           break;
         case TOP_OTHER:
-          p = scalar(b, p);
+          p = scalar(b, v, base, p);
           if (p === FAIL) return false;
+          rec.value(start, p, ValueKind.OTHER);
           break;
         default:
           return false;
@@ -318,17 +258,14 @@ export class TickScanner {
       p = ws(b, p + 1);
       break;
     }
-    if (p !== b.length || mode < 0 || id < 0 || !exchange || !data) return false;
-    this.mode = MODES[mode]!;
-    this.instrument = this.codeOf(exchange, id);
-    this.timestamp = timestamp;
-    return true;
+    return p === b.length && f.mode >= 0 && f.id >= 0 && f.exEnd > 0 && data;
   }
 
-  /** Past the `data` object at `p`, its members into state/values; FAIL when it is not a plain one. */
-  private data(b: Uint8Array, p: number): number {
-    const state = this.state;
-    const values = this.values;
+  /** Past the `data` object at `p`, its members into the frame; FAIL when it is not a plain one. */
+  private data(b: Uint8Array, v: DataView, base: number, p: number): number {
+    const state = this.frame.state;
+    const values = this.frame.values;
+    const rec = this.recorder;
     if (b[p] !== OPEN_BRACE) return FAIL;
     p = ws(b, p + 1);
     if (b[p] === CLOSE_BRACE) return p + 1;
@@ -339,18 +276,22 @@ export class TickScanner {
       p = ws(b, k);
       if (b[p] !== COLON) return FAIL;
       p = ws(b, p + 1);
+      const start = p;
       if (f === NOT_A_FIELD) {
-        p = scalar(b, p);
+        p = scalar(b, v, base, p);
         if (p === FAIL) return FAIL;
-      } else if (b[p] === 0x6e) {
+        rec.value(start, p, ValueKind.OTHER);
+      } else if (b[p] === LOWER_N) {
         p = nul(b, p);
         if (p === FAIL) return FAIL;
         state[f] = Slot.NULL;
+        rec.value(start, p, f);
       } else {
-        p = num(b, p);
+        p = num(b, v, base, p);
         if (p === FAIL) return FAIL;
         state[f] = Slot.NUMBER;
         values[f] = NUM[0]!;
+        rec.value(start, p, f);
       }
       p = ws(b, p);
       const c = b[p];
