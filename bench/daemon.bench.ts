@@ -389,7 +389,7 @@ async function measure(
       unit: 'pauses',
       note: `${gcMs.toFixed(0)} ms in all (${((gcMs / 1000 / wall) * 100).toFixed(1)}% of wall), longest ${gcMax.toFixed(2)} ms, ${majors} major (the bench's own forced GCs left out); ${ticks > 0 ? ((gcMs / ticks) * 1000).toFixed(1) : 'n/a'} us per tick`,
     },
-    { metric: 'daemon heap after GC at start', value: heapStart, unit: 'MB', lowerIsBetter: true },
+    { metric: 'daemon heap after GC at start', value: heapStart, unit: 'MB', lowerIsBetter: true, note: 'the heap of this process, which runs the daemon: sections run before it in one `npm run bench` add the modules they loaded (about 37 MB more after adapter, backtest and catalog); `npm run bench -- daemon` alone gives the daemon\'s own' },
     { metric: 'daemon heap after GC mid-day', value: heapMid ?? NaN, unit: 'MB', lowerIsBetter: true },
     {
       metric: 'daemon heap after GC at end',
