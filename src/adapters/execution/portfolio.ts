@@ -255,13 +255,14 @@ export class Portfolio {
     return {
       netQty: (i) => this.netQty(i, strategyId),
       position: (i, product) => {
-        const map = this.strategies.get(strategyId)?.books;
-        if (!map) return undefined;
+        // Through the instrument's books, as fills and openBooksOf find them: no key string per call.
+        const si = this.strategies.get(strategyId)?.byInstrument.get(i);
+        if (si === undefined) return undefined;
         if (product) {
-          const b = map.get(key(i, product));
+          const b = productBook(si, product);
           return b ? this.view(b) : undefined;
         }
-        const bs = PRODUCTS.map((p) => map.get(key(i, p))).filter((b): b is Book => b !== undefined);
+        const bs = PRODUCTS.map((p) => productBook(si, p)).filter((b): b is Book => b !== undefined);
         if (bs.length === 0) return undefined;
         if (bs.length === 1) return this.view(bs[0]!);
         return merge(bs.map((b) => this.view(b)));
