@@ -172,7 +172,7 @@ export class MatchingEngine {
 
   /** Working orders of an instrument (trigger-pending and resting), in arrival order. */
   workingOrders(instrument: string): SimOrder[] {
-    return (this.st.books.get(instrument)?.working ?? []).map(snapshot);
+    return (this.st.bookOf(instrument)?.working ?? []).map(snapshot);
   }
 
   calculateMargin(q: MarginQuery): SimMarginResult {

@@ -63,6 +63,7 @@ export class MatchingState {
   readonly listeners: SimListener[] = [];
   readonly queue: SimEvent[] = [];
   flushing = false;
+  /** Books by instrument id: look one up with `bookOf` and drop one with `dropBook` (they keep the last found). */
   readonly books = new Map<string, Book>();
   readonly orderMap = new Map<string, OrderState>();
   dayOrders: OrderState[] = [];

@@ -128,7 +128,7 @@ function settleExpired(st: MatchingState, date: string, ts: number): void {
     const expiry = instrument.expiry!;
     if (expiry >= date) continue;
     const s = st.expiryCloses.get(instrument.id);
-    const own = st.books.get(instrument.id)?.ltp ?? st.account.position(instrument.id, product)?.lastPrice ?? 0;
+    const own = st.bookOf(instrument.id)?.ltp ?? st.account.position(instrument.id, product)?.lastPrice ?? 0;
     const price = s === undefined ? own : settlementValue(instrument, s);
     const done = st.account.settle(instrument, product, price);
     if (!done) continue;
