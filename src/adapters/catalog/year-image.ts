@@ -8,23 +8,14 @@
 import { rmSync, statSync } from 'node:fs';
 import type { Interval } from '../../core/candles.js';
 import { CatalogError } from './catalog-error.js';
-import { closeTimes } from './candle-columns.js';
+import { closeTimes, type CatalogSeries } from './candle-columns.js';
 import { ColumnImage, type MonthStamp } from './column-image.js';
 import type { DuckDbSession } from './duckdb-session.js';
 import type { Manifest } from './manifest.js';
 import { readMonth, type MonthRows } from './parquet-month.js';
 
-/** The columns of a read (or of a year being built), in the image's names. */
-export interface YearColumns {
-  readonly start: Float64Array;
-  readonly ts: Float64Array;
-  readonly open: Float64Array;
-  readonly high: Float64Array;
-  readonly low: Float64Array;
-  readonly close: Float64Array;
-  readonly volume: Float64Array;
-  readonly oi: Float64Array | undefined;
-}
+/** The columns of a read (or of a year being built): a CatalogSeries' columns, `oi` always named. */
+export type YearColumns = Pick<CatalogSeries, 'start' | 'ts' | 'open' | 'high' | 'low' | 'close' | 'volume'> & { readonly oi: Float64Array | undefined };
 
 const COLUMNS = ['start', 'ts', 'open', 'high', 'low', 'close', 'volume'] as const;
 const ROW_COLUMNS = ['start', 'open', 'high', 'low', 'close', 'volume'] as const;
