@@ -16,7 +16,7 @@ import { CatalogError } from './catalog-error.js';
 import { checkColumns, type CandleColumnsIn, type CatalogSeries } from './candle-columns.js';
 import { checkInstrumentId, checkInterval, manifestFile, monthEnd, monthOf, monthStart, partitionFile, seriesDir } from './catalog-layout.js';
 import type { MonthStamp } from './column-image.js';
-import { buildYear, ImageRun, monthColumns, type YearColumns } from './year-image.js';
+import { buildYear, COLUMNS, ImageRun, monthColumns, type YearColumns } from './year-image.js';
 import { DuckDbSession } from './duckdb-session.js';
 import { addCovered, emptyManifest, readManifest, writeManifest, type Manifest } from './manifest.js';
 import { readMonth, writeMonth, type MonthRows } from './parquet-month.js';
@@ -202,7 +202,7 @@ export class CandleCatalog {
             return monthColumns(this.db, dir, interval, run.months, m, new Map(), `${dir}${run.year}.arrow`);
           });
           const first = y.firstRow.get(run.months[0]!)!;
-          for (const name of ['start', 'ts', 'open', 'high', 'low', 'close', 'volume'] as const) t[name].set(y.columns[name].subarray(first, first + run.rows), at);
+          for (const name of COLUMNS) t[name].set(y.columns[name].subarray(first, first + run.rows), at);
           if (t.oi) {
             if (y.columns.oi) t.oi.set(y.columns.oi.subarray(first, first + run.rows), at);
             else t.oi.fill(0, at, at + run.rows);

@@ -17,7 +17,8 @@ import { readMonth, type MonthRows } from './parquet-month.js';
 /** The columns of a read (or of a year being built): a CatalogSeries' columns, `oi` always named. */
 export type YearColumns = Pick<CatalogSeries, 'start' | 'ts' | 'open' | 'high' | 'low' | 'close' | 'volume'> & { readonly oi: Float64Array | undefined };
 
-const COLUMNS = ['start', 'ts', 'open', 'high', 'low', 'close', 'volume'] as const;
+/** The columns every image holds (`oi` only where a month has it). */
+export const COLUMNS = ['start', 'ts', 'open', 'high', 'low', 'close', 'volume'] as const;
 const ROW_COLUMNS = ['start', 'open', 'high', 'low', 'close', 'volume'] as const;
 
 /**
