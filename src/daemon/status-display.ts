@@ -6,7 +6,7 @@
  */
 import type { Event } from '../core/events.js';
 import type { Clock } from '../core/clock.js';
-import type { Paise } from '../core/money.js';
+import { formatInr, type Paise } from '../core/money.js';
 import { formatIst } from '../core/time.js';
 import type { SessionStats, StatsSnapshot } from './session-stats.js';
 
@@ -28,12 +28,7 @@ export interface StatusDisplayOptions {
   readonly nameOf?: (instrument: string) => string;
 }
 
-const inr = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR', minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const int = new Intl.NumberFormat('en-IN');
-
-export function rupees(paise: number): string {
-  return inr.format(paise / 100);
-}
 
 /**
  * The session's P&L and its charges, saying where the charges come from: a broker's trade book
@@ -42,11 +37,11 @@ export function rupees(paise: number): string {
  * also hold what was traded outside tarang today) are shown beside the P&L before them.
  */
 export function pnlLine(s: StatsSnapshot, accountCharges?: Paise): string {
-  if (s.fills === 0) return `P&L ${rupees(s.pnl)}`;
-  if (s.chargedFills === s.fills) return `P&L ${rupees(s.pnl)} (after ${rupees(s.charges)} charges)`;
+  if (s.fills === 0) return `P&L ${formatInr(s.pnl)}`;
+  if (s.chargedFills === s.fills) return `P&L ${formatInr(s.pnl)} (after ${formatInr(s.charges)} charges)`;
   const before = s.pnl + s.charges;
-  if (accountCharges === undefined) return `P&L ${rupees(before)} before charges (the broker gave no charges with its fills; \`tarang account\` shows the day's charges)`;
-  return `P&L ${rupees(before)} before charges, ${rupees(before - accountCharges)} after the ${rupees(accountCharges)} of brokerage and charges the account booked today`;
+  if (accountCharges === undefined) return `P&L ${formatInr(before)} before charges (the broker gave no charges with its fills; \`tarang account\` shows the day's charges)`;
+  return `P&L ${formatInr(before)} before charges, ${formatInr(before - accountCharges)} after the ${formatInr(accountCharges)} of brokerage and charges the account booked today`;
 }
 
 export class StatusDisplay {
@@ -119,7 +114,7 @@ export class StatusDisplay {
       `fills ${s.fills}`,
       `denied ${s.denials}`,
       `pos ${s.positions.length}`,
-      `P&L ${rupees(s.pnl)}`,
+      `P&L ${formatInr(s.pnl)}`,
     ];
     const extra = this.o.extra?.();
     if (extra) parts.push(extra);
@@ -163,7 +158,7 @@ export class StatusDisplay {
     const t = formatIst(e.ts).slice(11, 19);
     switch (e.type) {
       case 'fill':
-        return `${t}  FILL    ${e.strategyId.padEnd(14)} ${e.side.padEnd(4)} ${String(e.qty).padStart(5)} ${this.name(e.instrument)} @ ${rupees(e.price)}`;
+        return `${t}  FILL    ${e.strategyId.padEnd(14)} ${e.side.padEnd(4)} ${String(e.qty).padStart(5)} ${this.name(e.instrument)} @ ${formatInr(e.price)}`;
       case 'order':
         if (e.order.status === 'REJECTED') return `${t}  REJECT  ${e.order.strategyId.padEnd(14)} ${e.order.side} ${e.order.qty} ${this.name(e.order.instrument)}: ${e.order.reason ?? 'no reason given'}`;
         return undefined;
