@@ -44,6 +44,7 @@ import { needsDerivatives, prepareStrategies } from './option-strategies.js';
 import { IMPLAUSIBLE_LIMIT, reportRiskLimits } from './risk-limits.js';
 import { warmUpFromHistory } from './warm-up.js';
 import { SendStampingVenue } from './send-stamping-venue.js';
+import { dayCharges } from './day-charges.js';
 import { join } from 'node:path';
 
 export const DaemonMode = { LIVE: 'live', PAPER: 'paper' } as const;
@@ -359,25 +360,11 @@ export class Daemon {
     }
   }
 
-  /**
-   * The account's brokerage and charges for the day, for the terminal summary, read from the
-   * broker's funds when fills came without their charges (a trade book gives none). At most 3 s:
-   * a broker that does not answer leaves the summary saying the charges are not known.
-   */
+  /** The day's charges for the summary (day-charges.ts), when the session's fills came without theirs. */
   private async accountCharges(): Promise<Paise | undefined> {
     const stats = this.stats.snapshot();
     if (!this.observers?.display || stats.fills === 0 || stats.chargedFills === stats.fills) return undefined;
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      const read = Promise.resolve(this.o.session.venue.funds()).then((f) => f.charges);
-      const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), 3000)));
-      return await Promise.race([read, late]);
-    } catch (e) {
-      this.log.warn({ err: e }, 'daemon: the day\'s charges could not be read for the summary');
-      return undefined;
-    } finally {
-      clearTimeout(timer);
-    }
+    return dayCharges(this.o.session.venue, this.log);
   }
 
   private async runAction(engine: Engine, action: ShutdownAction, reason: string, timeoutMs: number): Promise<void> {

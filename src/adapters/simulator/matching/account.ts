@@ -14,6 +14,9 @@
  *   ledger into `sod_balance`, clears the day's figures, and settles T1 holdings into DP.
  * - `settle()` (the engine calls it after `rollDay()` at the first session after a contract's
  *   expiry) closes a derivative position at its settlement price like a trade of that day.
+ *
+ * Just over 500 lines on purpose: one ledger whose figures (cash, margin, positions, holdings,
+ * charges) each depend on the others at every fill; split, the parts would share its private maps.
  */
 import type { Product, Side } from '../../../core/enums.js';
 import type { Instrument, InstrumentLookup } from '../../../core/instruments.js';
